@@ -5,7 +5,6 @@ let package = Package(
     name: "responder",
     platforms: [.macOS(.v14)],
     products: [
-        .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
     ],
     dependencies: [
