@@ -1,0 +1,27 @@
+import Foundation
+
+/// A delivered notification, as `UNNotification`.
+public struct Notification: Sendable, Hashable, Codable {
+    /// When the notification was delivered.
+    public var date: Date
+    public var request: NotificationRequest
+
+    public init(date: Date, request: NotificationRequest) {
+        self.date = date
+        self.request = request
+    }
+}
+
+/// A request to show a notification, as `UNNotificationRequest`.
+public struct NotificationRequest: Sendable, Hashable, Codable {
+    /// Unique per notification; the key of all per-notification state.
+    public var identifier: String
+    public var content: NotificationContent
+    public var trigger: NotificationTrigger?
+
+    public init(identifier: String, content: NotificationContent, trigger: NotificationTrigger? = nil) {
+        self.identifier = identifier
+        self.content = content
+        self.trigger = trigger
+    }
+}
