@@ -35,8 +35,12 @@ public enum ActionIdentifier: Sendable, Hashable {
 }
 
 extension ActionIdentifier: Codable {
+    /// Reads the identifier as it travels on the wire; it must not be empty.
     public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+        let container = try decoder.singleValueContainer()
+        let rawValue = try container.decode(String.self)
+        guard !rawValue.isEmpty else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "must not be empty") }
+        self.init(rawValue: rawValue)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1,11 +1,14 @@
 /// The output event's data: a notification's new action set, for the push sender to apply.
 public struct ActionSetUpdate: Sendable, Hashable, Codable {
+    /// The notification whose actions change; never empty.
     public var requestIdentifier: String
+    /// The notification's category; may be empty, as in the input.
     public var categoryIdentifier: String
-    /// The id of the input event that caused this update.
+    /// The id of the input event that caused this update; never empty.
     public var causationId: String
+    /// What the notification does on screen.
     public var responseOption: ResponseOption
-    /// The whole new action set, in display order.
+    /// The whole new action set, in display order; identifiers are unique.
     public var actions: [NotificationAction]
 
     public init(
@@ -17,5 +20,20 @@ public struct ActionSetUpdate: Sendable, Hashable, Codable {
         self.causationId = causationId
         self.responseOption = responseOption
         self.actions = actions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case requestIdentifier, categoryIdentifier, causationId, responseOption, actions
+    }
+
+    /// Reads an update; all fields are required, the identifiers of request and cause must not be empty and
+    /// action identifiers are unique.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        requestIdentifier = try container.decodeNonEmpty(.requestIdentifier)
+        categoryIdentifier = try container.decode(String.self, forKey: .categoryIdentifier)
+        causationId = try container.decodeNonEmpty(.causationId)
+        responseOption = try container.decode(ResponseOption.self, forKey: .responseOption)
+        actions = try container.decodeActionSet(forKey: .actions, required: true)
     }
 }

@@ -6,12 +6,16 @@ public struct CloudEvent<Payload: Sendable & Hashable & Codable>: Sendable, Hash
     public static var specVersion: String { "1.0" }
 
     public var specversion: String
+    /// Unique per event from one source; never empty. An output's id is ``id(causedBy:)`` of its input's id.
     public var id: String
+    /// Who sent the event, a URI-reference; never empty.
     public var source: String
+    /// One of ``EventType``.
     public var type: String
     public var time: Date?
     /// For notification events, the notification request identifier.
     public var subject: String?
+    /// The media type of `data`; absent means `application/json`.
     public var datacontenttype: String?
     public var data: Payload
 
@@ -30,6 +34,26 @@ public struct CloudEvent<Payload: Sendable & Hashable & Codable>: Sendable, Hash
     }
 }
 
+extension CloudEvent {
+    private enum CodingKeys: String, CodingKey {
+        case specversion, id, source, type, time, subject, datacontenttype, data
+    }
+
+    /// Reads the envelope's attributes; `id` and `source` must not be empty. Which `specversion` and `type`
+    /// are accepted is for ``EventCodec`` to say, per event.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        specversion = try container.decode(String.self, forKey: .specversion)
+        id = try container.decodeNonEmpty(.id)
+        source = try container.decodeNonEmpty(.source)
+        type = try container.decode(String.self, forKey: .type)
+        time = try container.decodeIfPresent(Date.self, forKey: .time)
+        subject = try container.decodeIfPresent(String.self, forKey: .subject)
+        datacontenttype = try container.decodeIfPresent(String.self, forKey: .datacontenttype)
+        data = try container.decode(Payload.self, forKey: .data)
+    }
+}
+
 /// The input event: `type` is ``EventType/notificationResponse``.
 public typealias NotificationResponseEvent = CloudEvent<NotificationResponse>
 /// The output event: `type` is ``EventType/actionSetUpdated``.
@@ -37,6 +61,8 @@ public typealias ActionSetUpdateEvent = CloudEvent<ActionSetUpdate>
 
 /// The `type` attribute of the events of this contract.
 public enum EventType {
+    /// The input: a user's response to a notification.
     public static let notificationResponse = "notification.response.v1"
+    /// The output: a notification's new action set.
     public static let actionSetUpdated = "notification.actions.updated.v1"
 }

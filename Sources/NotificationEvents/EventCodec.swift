@@ -1,51 +1,89 @@
 import Foundation
 
-/// Encodes and decodes the events of the contract: strict on what is required, tolerant of unknown fields,
-/// and stable in what it writes (sorted keys), so golden files diff cleanly.
+/// Encodes and decodes the documents of the contract (Schemas/): strict on what is required, tolerant of unknown
+/// fields, and stable in what it writes (sorted keys), so golden files diff cleanly.
+///
+/// The `decode…` functions parse with the contract's JSON rules (UTF-8, no duplicate keys, no `NaN`, finite
+/// numbers, at most ``maximumNestingDepth`` levels) and refuse with an ``EventDecodingError`` that says where and
+/// what, e.g. `data.notification.request.content.badge: expected integer, found string`, without any value.
 public enum EventCodec {
+    /// The deepest nesting of arrays and objects a document may have; the top-level object is level 1.
+    public static let maximumNestingDepth = 64
+
     /// Decodes an input event, refusing anything that is not a CloudEvents 1.0 `notification.response.v1`.
+    ///
+    /// `specversion` and `type` are checked before the data, so an unknown event is refused as such whatever its
+    /// data holds. A `subject` must equal the request identifier.
     public static func decodeResponseEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationResponseEvent {
-        let data = Data(body)
-        let envelope: Envelope
-        do {
-            envelope = try decoder.decode(Envelope.self, from: data)
-        } catch {
-            throw mapped(error)
-        }
-        guard envelope.specversion == NotificationResponseEvent.specVersion else {
-            throw .unknownSpecVersion(envelope.specversion)
-        }
-        guard envelope.type == EventType.notificationResponse else { throw .unknownType(envelope.type) }
-        do {
-            return try decoder.decode(NotificationResponseEvent.self, from: data)
-        } catch {
-            throw mapped(error)
-        }
+        let event: NotificationResponseEvent = try decodeEvent(body, type: EventType.notificationResponse)
+        try requireSubject(event.subject, equalTo: event.data.notification.request.identifier,
+                           named: "data.notification.request.identifier")
+        return event
     }
 
-    /// The bytes of `value` as stable JSON: sorted keys, no escaped slashes, ISO 8601 dates.
+    /// Decodes an output event (`notification.actions.updated.v1`), for tests and consumers of the output.
+    ///
+    /// Beyond its schema, its `id` must be ``CloudEvent/id(causedBy:)`` of its causation id and a `subject` must
+    /// equal the request identifier.
+    public static func decodeActionSetUpdateEvent(_ body: some DataProtocol) throws(EventDecodingError) -> ActionSetUpdateEvent {
+        let event: ActionSetUpdateEvent = try decodeEvent(body, type: EventType.actionSetUpdated)
+        try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
+        guard event.id == ActionSetUpdateEvent.id(causedBy: event.data.causationId) else {
+            throw .invalidField(path: "id", problem: "must be derived from data.causationId")
+        }
+        return event
+    }
+
+    /// Decodes a categories file; category identifiers, and action identifiers within a category, must be unique.
+    public static func decodeCategories(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationCategories {
+        try decode(NotificationCategories.self, from: body)
+    }
+
+    /// Decodes the dead-letter headers of a message, written as one JSON object keyed by header name.
+    public static func decodeDeadLetterInfo(_ body: some DataProtocol) throws(EventDecodingError) -> DeadLetterInfo {
+        try decode(DeadLetterInfo.self, from: body)
+    }
+
+    /// Decodes one line of a fixture file.
+    public static func decodeFixtureLine(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
+        try decode(FixtureLine.self, from: body)
+    }
+
+    /// Decodes any type of the contract (or ``JSONValue``) with the contract's JSON rules and error style.
+    public static func decode<Value: Decodable>(
+        _ type: Value.Type, from body: some DataProtocol
+    ) throws(EventDecodingError) -> Value {
+        try decode(type, from: StrictJSONParser.parse(Array(body)))
+    }
+
+    /// The bytes of `value` as stable JSON: sorted keys, no escaped slashes, RFC 3339 dates.
+    ///
+    /// Every value of the contract's types encodes, except a `Double` that is NaN or infinite, which no JSON
+    /// can carry: building such a value is a programming error, and this traps on it.
     public static func encode(_ value: some Encodable) -> [UInt8] {
-        // Every type of the contract encodes without failing: a failure here is a programming error.
-        // swiftlint:disable:next force_try
-        Array(try! encoder.encode(value))
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            preconditionFailure("a contract value did not encode: \(error)")
+        }
     }
 
-    /// The decoder the contract uses (ISO 8601 dates, with or without fractional seconds).
+    /// A Foundation decoder for the contract's types (RFC 3339 dates as the contract writes them). It reads
+    /// Foundation's JSON, not the contract's stricter rules, and words errors Foundation's way; the `decode…`
+    /// functions are the contract's judges.
     public static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = InternetDate.parse(text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "expected an RFC 3339 date-time, found \"\(text)\"")
+            guard let date = InternetDate.parse(try container.decode(String.self)) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected RFC 3339 date-time")
             }
             return date
         }
         return decoder
     }
 
-    /// The encoder the contract uses: sorted keys and ISO 8601 dates, so the same value gives the same bytes.
+    /// The encoder the contract uses: sorted keys and RFC 3339 dates, so the same value gives the same bytes.
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -56,28 +94,54 @@ public enum EventCodec {
         return encoder
     }
 
+    static func decode<Value: Decodable>(_ type: Value.Type, from json: JSONValue) throws(EventDecodingError) -> Value {
+        do {
+            return try ContractDecoder.decode(type, from: json, at: [])
+        } catch let error as DecodingError {
+            throw invalidField(error)
+        } catch {
+            throw .invalidField(path: FieldPath.root, problem: "unreadable")
+        }
+    }
+
     private struct Envelope: Decodable {
         var specversion: String
         var type: String
     }
 
-    private static func mapped(_ error: any Error) -> EventDecodingError {
-        guard let error = error as? DecodingError else { return .malformedJSON(String(describing: error)) }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return .invalidField(path: path(context.codingPath + [key]), problem: "missing")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return .invalidField(path: path(context.codingPath), problem: context.debugDescription)
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            return .malformedJSON(context.underlyingError.map { String(describing: $0) } ?? context.debugDescription)
-        case .dataCorrupted(let context):
-            return .invalidField(path: path(context.codingPath), problem: context.debugDescription)
-        @unknown default:
-            return .malformedJSON(String(describing: error))
+    private static func decodeEvent<Payload: Sendable & Hashable & Codable>(
+        _ body: some DataProtocol, type expectedType: String
+    ) throws(EventDecodingError) -> CloudEvent<Payload> {
+        let json = try StrictJSONParser.parse(Array(body))
+        let envelope = try decode(Envelope.self, from: json)
+        guard sameScalars(envelope.specversion, CloudEvent<Payload>.specVersion) else {
+            throw .unknownSpecVersion(envelope.specversion)
         }
+        guard sameScalars(envelope.type, expectedType) else { throw .unknownType(envelope.type) }
+        return try decode(CloudEvent<Payload>.self, from: json)
     }
 
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    /// Compares as JSON Schema's `const` does: scalar by scalar, not by Swift's canonical equivalence.
+    private static func sameScalars(_ text: String, _ expected: String) -> Bool {
+        text.unicodeScalars.elementsEqual(expected.unicodeScalars)
+    }
+
+    /// JSON Schema cannot compare two fields, so this rule is the decoder's alone; the schemas document it.
+    private static func requireSubject(
+        _ subject: String?, equalTo identifier: String, named identifierPath: String
+    ) throws(EventDecodingError) {
+        guard let subject, subject != identifier else { return }
+        throw .invalidField(path: "subject", problem: "must equal \(identifierPath)")
+    }
+
+    private static func invalidField(_ error: DecodingError) -> EventDecodingError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .invalidField(path: FieldPath.render(context.codingPath + [key]), problem: "missing")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return .invalidField(path: FieldPath.render(context.codingPath), problem: context.debugDescription)
+        @unknown default:
+            return .invalidField(path: FieldPath.root, problem: "unreadable")
+        }
     }
 }

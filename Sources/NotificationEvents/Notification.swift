@@ -14,7 +14,7 @@ public struct Notification: Sendable, Hashable, Codable {
 
 /// A request to show a notification, as `UNNotificationRequest`.
 public struct NotificationRequest: Sendable, Hashable, Codable {
-    /// Unique per notification; the key of all per-notification state.
+    /// Unique per notification and never empty; the key of all per-notification state.
     public var identifier: String
     public var content: NotificationContent
     public var trigger: NotificationTrigger?
@@ -23,5 +23,17 @@ public struct NotificationRequest: Sendable, Hashable, Codable {
         self.identifier = identifier
         self.content = content
         self.trigger = trigger
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case identifier, content, trigger
+    }
+
+    /// Reads a request; its identifier must not be empty, since all per-notification state is keyed by it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try container.decodeNonEmpty(.identifier)
+        content = try container.decode(NotificationContent.self, forKey: .content)
+        trigger = try container.decodeIfPresent(NotificationTrigger.self, forKey: .trigger)
     }
 }

@@ -2,13 +2,22 @@
 /// as `UNTextInputNotificationAction`.
 public struct NotificationAction: Sendable, Hashable, Codable {
     /// What the button does, as `UNNotificationActionOptions`.
-    public enum Option: String, Sendable, Hashable, Codable, CaseIterable {
-        case foreground, destructive, authenticationRequired
+    public enum Option: String, Sendable, Hashable, Codable, CaseIterable, ContractEnum {
+        /// Pressing the button opens the app.
+        case foreground
+        /// The button is shown as destructive.
+        case destructive
+        /// The device must be unlocked first.
+        case authenticationRequired
+
+        public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
     }
 
     /// The text field a text-input action shows.
     public struct TextInput: Sendable, Hashable, Codable {
+        /// The title of the send button next to the field.
         public var buttonTitle: String
+        /// The text shown in the empty field.
         public var placeholder: String
 
         public init(buttonTitle: String, placeholder: String) {
@@ -17,9 +26,12 @@ public struct NotificationAction: Sendable, Hashable, Codable {
         }
     }
 
+    /// What a response names as its action identifier; never empty, unique within an action set.
     public var identifier: String
     public var title: String
+    /// No option appears twice; absent in JSON means none.
     public var options: [Option]
+    /// Set for the text-input form.
     public var textInput: TextInput?
 
     public init(identifier: String, title: String, options: [Option] = [], textInput: TextInput? = nil) {
@@ -27,5 +39,29 @@ public struct NotificationAction: Sendable, Hashable, Codable {
         self.title = title
         self.options = options
         self.textInput = textInput
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case identifier, title, options, textInput
+    }
+
+    /// Reads an action; its identifier must not be empty and no option may appear twice.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try container.decodeNonEmpty(.identifier)
+        title = try container.decode(String.self, forKey: .title)
+        options = try container.decodeUnique([Option].self, forKey: .options, item: "option")
+        textInput = try container.decodeIfPresent(TextInput.self, forKey: .textInput)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An action set: no two actions may share an identifier, since a response names its action by it.
+    func decodeActionSet(forKey key: Key, required: Bool) throws -> [NotificationAction] {
+        let actions = required
+            ? try decode([NotificationAction].self, forKey: key)
+            : try decodeIfPresent([NotificationAction].self, forKey: key) ?? []
+        try requireUnique(actions, forKey: key, by: \.identifier, item: "action identifier", field: "identifier")
+        return actions
     }
 }

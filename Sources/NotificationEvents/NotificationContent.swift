@@ -3,6 +3,7 @@ public struct NotificationContent: Sendable, Hashable, Codable {
     public var title: String?
     public var subtitle: String?
     public var body: String?
+    /// The number on the app icon, never negative; 0 removes the badge.
     public var badge: Int?
     /// The sound name; `"default"` for the system sound.
     public var sound: String?
@@ -27,5 +28,23 @@ public struct NotificationContent: Sendable, Hashable, Codable {
         self.threadIdentifier = threadIdentifier
         self.targetContentIdentifier = targetContentIdentifier
         self.userInfo = userInfo
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case title, subtitle, body, badge, sound, categoryIdentifier, threadIdentifier, targetContentIdentifier, userInfo
+    }
+
+    /// Reads content; only `categoryIdentifier` is required (it may be empty) and a badge must not be negative.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+        body = try container.decodeIfPresent(String.self, forKey: .body)
+        badge = try container.decodeIfPresent(Int.self, forKey: .badge, atLeast: 0)
+        sound = try container.decodeIfPresent(String.self, forKey: .sound)
+        categoryIdentifier = try container.decode(String.self, forKey: .categoryIdentifier)
+        threadIdentifier = try container.decodeIfPresent(String.self, forKey: .threadIdentifier)
+        targetContentIdentifier = try container.decodeIfPresent(String.self, forKey: .targetContentIdentifier)
+        userInfo = try container.decodeIfPresent([String: JSONValue].self, forKey: .userInfo)
     }
 }

@@ -14,6 +14,22 @@ public struct NotificationResponse: Sendable, Hashable, Codable, CustomStringCon
         self.notification = notification
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case actionIdentifier, userText, notification
+    }
+
+    /// Reads a response; only a custom action can carry `userText` (the built-in default and dismiss actions
+    /// have no text field).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        actionIdentifier = try container.decode(ActionIdentifier.self, forKey: .actionIdentifier)
+        userText = try container.decodeIfPresent(String.self, forKey: .userText)
+        notification = try container.decode(Notification.self, forKey: .notification)
+        if userText != nil, actionIdentifier == .default || actionIdentifier == .dismiss {
+            throw container.violation(.userText, "not allowed for the default or dismiss action")
+        }
+    }
+
     /// Whether this is the text-input form of a response.
     public var isTextInput: Bool { userText != nil }
 

@@ -2,7 +2,7 @@
 public enum NotificationTrigger: Sendable, Hashable {
     /// A remote (push) notification, as `UNPushNotificationTrigger`.
     case push
-    /// As `UNTimeIntervalNotificationTrigger`.
+    /// As `UNTimeIntervalNotificationTrigger`; `seconds` is greater than 0.
     case timeInterval(seconds: Double, repeats: Bool)
     /// As `UNCalendarNotificationTrigger`: components such as `hour`, `minute`, `weekday`.
     case calendar(dateComponents: [String: Int], repeats: Bool)
@@ -13,9 +13,11 @@ public enum NotificationTrigger: Sendable, Hashable {
 /// The region of a location trigger, as `CLCircularRegion`.
 public struct CircularRegion: Sendable, Hashable, Codable {
     public var identifier: String
+    /// In degrees, -90 to 90.
     public var latitude: Double
+    /// In degrees, -180 to 180.
     public var longitude: Double
-    /// In metres.
+    /// In metres, at least 0.
     public var radius: Double
     public var notifyOnEntry: Bool?
     public var notifyOnExit: Bool?
@@ -31,6 +33,21 @@ public struct CircularRegion: Sendable, Hashable, Codable {
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case identifier, latitude, longitude, radius, notifyOnEntry, notifyOnExit
+    }
+
+    /// Reads a region; its coordinates must lie on Earth and its radius must not be negative.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        identifier = try container.decode(String.self, forKey: .identifier)
+        latitude = try container.decode(Double.self, forKey: .latitude, in: -90...90)
+        longitude = try container.decode(Double.self, forKey: .longitude, in: -180...180)
+        radius = try container.decode(Double.self, forKey: .radius, atLeast: 0)
+        notifyOnEntry = try container.decodeIfPresent(Bool.self, forKey: .notifyOnEntry)
+        notifyOnExit = try container.decodeIfPresent(Bool.self, forKey: .notifyOnExit)
+    }
 }
 
 extension NotificationTrigger: Codable {
@@ -38,19 +55,23 @@ extension NotificationTrigger: Codable {
         case type, timeInterval, repeats, dateComponents, region
     }
 
-    private enum Kind: String, Codable {
+    private enum Kind: String, Codable, ContractEnum {
         case push, timeInterval, calendar, location
+
+        init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
     }
 
+    /// Reads a trigger by its `type`; `repeats` is false when absent and a time interval must be greater than 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(Kind.self, forKey: .type) {
         case .push:
             self = .push
         case .timeInterval:
+            let seconds = try container.decode(Double.self, forKey: .timeInterval)
+            guard seconds > 0 else { throw container.violation(.timeInterval, "must be greater than 0") }
             self = .timeInterval(
-                seconds: try container.decode(Double.self, forKey: .timeInterval),
-                repeats: try container.decodeIfPresent(Bool.self, forKey: .repeats) ?? false)
+                seconds: seconds, repeats: try container.decodeIfPresent(Bool.self, forKey: .repeats) ?? false)
         case .calendar:
             self = .calendar(
                 dateComponents: try container.decode([String: Int].self, forKey: .dateComponents),

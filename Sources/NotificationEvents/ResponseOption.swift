@@ -1,9 +1,11 @@
 /// How a content extension answers a response, as `UNNotificationContentExtensionResponseOption`.
-public enum ResponseOption: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ResponseOption: String, Sendable, Hashable, Codable, CaseIterable, ContractEnum {
     /// Keep the notification on screen.
     case doNotDismiss
     /// Dismiss the notification.
     case dismiss
     /// Dismiss the notification and hand the response on to the app.
     case dismissAndForwardAction
+
+    public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
 }

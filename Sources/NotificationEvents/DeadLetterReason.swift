@@ -1,0 +1,23 @@
+/// Why a message was dead-lettered: the value of its `x-responder-reason` header.
+public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable, ContractEnum {
+    /// The body is not JSON by the contract's rules.
+    case malformedJSON = "malformed-json"
+    /// A field is missing, has the wrong type or breaks a rule of the schema.
+    case invalidField = "invalid-field"
+    /// The event's `type` is not one the worker reads.
+    case unknownType = "unknown-type"
+    /// The event's `specversion` is not CloudEvents 1.0.
+    case unknownSpecVersion = "unknown-specversion"
+    /// The message's content-type is neither `application/cloudevents+json` nor `application/json`.
+    case unsupportedContentType = "unsupported-content-type"
+    /// The body is larger than the worker accepts.
+    case bodyTooLarge = "body-too-large"
+    /// A handler failed in a way retrying cannot fix.
+    case handlerFailed = "handler-failed"
+    /// Every retry failed.
+    case retriesExhausted = "retries-exhausted"
+    /// The broker delivered the message more often than the queue's delivery limit.
+    case deliveryLimitExceeded = "delivery-limit-exceeded"
+
+    public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
+}
