@@ -21,7 +21,9 @@ let package = Package(
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
 
         .target(name: "NotificationEvents"),
-        .testTarget(name: "NotificationEventsTests", dependencies: ["NotificationEvents"]),
+        // The agreement corpus and its Python judge are read in place through #filePath, not bundled.
+        .testTarget(
+            name: "NotificationEventsTests", dependencies: ["NotificationEvents"], exclude: ["Corpus", "validate.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

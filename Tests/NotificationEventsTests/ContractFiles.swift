@@ -1,0 +1,64 @@
+import Foundation
+import NotificationEvents
+import Testing
+
+/// The contract's files in the source tree. Tests read them in place (through `#filePath`), so they work from a
+/// fresh clone without bundling resources.
+enum ContractFiles {
+    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let corpus = testsDirectory.appendingPathComponent("Corpus")
+    static let harness = testsDirectory.appendingPathComponent("validate.py")
+    static let schemas = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Schemas")
+    static let schemaNames = [
+        "action-set-update.v1.schema.json", "dead-letter.v1.schema.json", "fixture.v1.schema.json",
+        "notification-categories.v1.schema.json", "notification-response.v1.schema.json",
+    ]
+}
+
+/// One document of the agreement corpus: `valid/` or `invalid/`, named `<kind>.<rule or case>.json`, where the kind
+/// names the schema that judges it.
+struct CorpusDocument: Sendable, CustomTestStringConvertible {
+    let folder: String
+    let name: String
+
+    var key: String { "\(folder)/\(name)" }
+    var kind: String { String(name.prefix { $0 != "." }) }
+    var isExpectedValid: Bool { folder == "valid" }
+    var testDescription: String { key }
+
+    static let all: [CorpusDocument] = ["valid", "invalid"].flatMap { folder in
+        let names = (try? FileManager.default.contentsOfDirectory(
+            atPath: ContractFiles.corpus.appendingPathComponent(folder).path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { CorpusDocument(folder: folder, name: $0) }
+    }
+
+    static var invalid: [CorpusDocument] { all.filter { !$0.isExpectedValid } }
+
+    func bytes() throws -> Data {
+        try Data(contentsOf: ContractFiles.corpus.appendingPathComponent(folder).appendingPathComponent(name))
+    }
+
+    /// The Swift decoder's verdict: nil when it accepts the document, else why it refuses it.
+    func swiftVerdict() throws -> EventDecodingError? {
+        let body = try bytes()
+        do {
+            switch kind {
+            case "notification-response": _ = try EventCodec.decodeResponseEvent(body)
+            case "action-set-update": _ = try EventCodec.decodeActionSetUpdateEvent(body)
+            case "notification-categories": _ = try EventCodec.decodeCategories(body)
+            case "dead-letter": _ = try EventCodec.decodeDeadLetterInfo(body)
+            case "fixture": _ = try EventCodec.decodeFixtureLine(body)
+            default: throw UnknownKind(name: name)
+            }
+            return nil
+        } catch let error as EventDecodingError {
+            return error
+        }
+    }
+
+    struct UnknownKind: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "\(name) does not start with the name of a schema" }
+    }
+}
