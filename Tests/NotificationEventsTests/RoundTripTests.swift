@@ -1,0 +1,84 @@
+import Foundation
+import NotificationEvents
+import Testing
+
+/// Every type of the contract comes back from its own bytes unchanged, through the strict decoders.
+@Suite struct RoundTripTests {
+    @Test(arguments: Samples.triggers.indices)
+    func responseEventWithEachTriggerKind(trigger: Int) throws {
+        let event = Samples.response(trigger: Samples.triggers[trigger])
+        #expect(try EventCodec.decodeResponseEvent(EventCodec.encode(event)) == event)
+    }
+
+    @Test(arguments: [
+        (ActionIdentifier.default, String?.none), (.dismiss, nil), (.custom("reply-action"), "On my way! 🚲"),
+        (.custom("reply-action"), ""), (.custom("rotate-twenty-degrees-action"), nil),
+    ])
+    func responseEventWithEachActionKind(action: ActionIdentifier, userText: String?) throws {
+        let event = Samples.response(action: action, userText: userText)
+        let decoded = try EventCodec.decodeResponseEvent(EventCodec.encode(event))
+        #expect(decoded == event)
+        #expect(decoded.data.isTextInput == (userText != nil))
+    }
+
+    @Test func responseEventWithOnlyRequiredFields() throws {
+        let event = NotificationResponseEvent(
+            id: "e", source: "s", type: EventType.notificationResponse, datacontenttype: nil,
+            data: NotificationResponse(
+                actionIdentifier: .default,
+                notification: Notification(
+                    date: Samples.delivered,
+                    request: NotificationRequest(identifier: "r", content: NotificationContent(categoryIdentifier: "")))))
+        #expect(try EventCodec.decodeResponseEvent(EventCodec.encode(event)) == event)
+    }
+
+    @Test(arguments: ResponseOption.allCases)
+    func actionSetUpdateEventWithEachResponseOption(option: ResponseOption) throws {
+        let event = Samples.update(responseOption: option)
+        #expect(try EventCodec.decodeActionSetUpdateEvent(EventCodec.encode(event)) == event)
+    }
+
+    @Test func categoriesWithEveryOptionAndATextInputAction() throws {
+        #expect(try EventCodec.decodeCategories(EventCodec.encode(Samples.categories)) == Samples.categories)
+    }
+
+    @Test(arguments: DeadLetterReason.allCases)
+    func deadLetterInfoWithEachReason(reason: DeadLetterReason) throws {
+        let info = Samples.deadLetter(reason: reason)
+        #expect(try EventCodec.decodeDeadLetterInfo(EventCodec.encode(info)) == info)
+        #expect(try DeadLetterInfo(headers: info.headers) == info)
+    }
+
+    @Test(arguments: [
+        Array(#"{"specversion":"1.0"}"#.utf8), Array("not json".utf8), [0xFF, 0x00, 0x7B], [],
+        Array(#"{"a":1,"a":2}"#.utf8), Array("null".utf8),
+    ])
+    func fixtureLineWithEachKindOfBody(body: [UInt8]) throws {
+        let line = FixtureLine(
+            exchange: "notifications", routingKey: "notification.response", redelivered: true,
+            properties: Samples.recordedProperties, bodyBytes: body)
+        #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)) == line)
+    }
+
+    @Test func fixtureLineWithNoProperties() throws {
+        let line = FixtureLine(exchange: "", routingKey: "q", properties: .init(), bodyBytes: Array("{}".utf8))
+        #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)) == line)
+    }
+
+    @Test(arguments: [
+        JSONValue.null, .bool(false), .integer(Int64.min), .integer(Int64.max), .number(-0.5), .number(1e300),
+        .string("\u{0}\"\\/\u{1F534}"), .array([]), .object([:]),
+        .object(["é": .array([.null, .object(["e\u{301}x": .number(2.5)])])]),
+    ])
+    func jsonValueOfEachKind(value: JSONValue) throws {
+        #expect(try EventCodec.decode(JSONValue.self, from: EventCodec.encode(value)) == value)
+    }
+
+    /// Others decode with Foundation's JSONDecoder through `EventCodec.decoder`; it reads what the contract writes.
+    @Test func foundationDecoderReadsWhatTheCodecWrites() throws {
+        let event = Samples.response(userText: "typed")
+        #expect(try EventCodec.decoder.decode(NotificationResponseEvent.self, from: Data(EventCodec.encode(event))) == event)
+        let update = Samples.update()
+        #expect(try EventCodec.decoder.decode(ActionSetUpdateEvent.self, from: Data(EventCodec.encode(update))) == update)
+    }
+}
