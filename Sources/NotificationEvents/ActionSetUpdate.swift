@@ -11,6 +11,7 @@ public struct ActionSetUpdate: Sendable, Hashable, Codable {
     /// The whole new action set, in display order; identifiers are unique.
     public var actions: [NotificationAction]
 
+    /// An update of `requestIdentifier`'s actions to `actions`, caused by the input event `causationId`.
     public init(
         requestIdentifier: String, categoryIdentifier: String, causationId: String, responseOption: ResponseOption,
         actions: [NotificationAction]

@@ -5,6 +5,7 @@ public struct CloudEvent<Payload: Sendable & Hashable & Codable>: Sendable, Hash
     /// The only CloudEvents version this contract speaks.
     public static var specVersion: String { "1.0" }
 
+    /// The CloudEvents version; ``specVersion`` for every event of this contract.
     public var specversion: String
     /// Unique per event from one source; never empty. An output's id is ``id(causedBy:)`` of its input's id.
     public var id: String
@@ -12,13 +13,16 @@ public struct CloudEvent<Payload: Sendable & Hashable & Codable>: Sendable, Hash
     public var source: String
     /// One of ``EventType``.
     public var type: String
+    /// When the occurrence happened.
     public var time: Date?
     /// For notification events, the notification request identifier.
     public var subject: String?
     /// The media type of `data`; absent means `application/json`.
     public var datacontenttype: String?
+    /// The event's payload.
     public var data: Payload
 
+    /// A CloudEvents 1.0 event; `specversion` is always ``specVersion``.
     public init(
         id: String, source: String, type: String, time: Date? = nil, subject: String? = nil,
         datacontenttype: String? = "application/json", data: Payload

@@ -15,12 +15,14 @@ public struct DeadLetterInfo: Sendable, Hashable, Codable {
         case worker = "x-responder-worker"
     }
 
+    /// Why the message was dead-lettered.
     public var reason: DeadLetterReason
     /// Readable text for whoever fixes the sender or the handler, e.g. an ``EventDecodingError``'s description.
     /// Never a user's typed text.
     public var detail: String
     /// The exchange the message was first published to; empty for the default exchange.
     public var originalExchange: String
+    /// The routing key the message was first published with.
     public var originalRoutingKey: String
     /// How many times the worker tried the message; 0 when it was refused before any try.
     public var attempts: Int
@@ -31,6 +33,7 @@ public struct DeadLetterInfo: Sendable, Hashable, Codable {
     /// The id of the worker that dead-lettered the message.
     public var worker: String
 
+    /// The failure information of one dead-lettered message.
     public init(
         reason: DeadLetterReason, detail: String, originalExchange: String, originalRoutingKey: String, attempts: Int,
         firstFailure: Date, lastFailure: Date, worker: String
@@ -45,6 +48,7 @@ public struct DeadLetterInfo: Sendable, Hashable, Codable {
         self.worker = worker
     }
 
+    /// Reads the headers object; attempts must not be negative and the worker id not empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Header.self)
         reason = try container.decode(DeadLetterReason.self, forKey: .reason)

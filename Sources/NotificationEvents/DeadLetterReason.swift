@@ -19,5 +19,6 @@ public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable,
     /// The broker delivered the message more often than the queue's delivery limit.
     case deliveryLimitExceeded = "delivery-limit-exceeded"
 
+    /// Reads the raw value; an unknown one is refused with the list of allowed values.
     public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
 }

@@ -5,13 +5,17 @@ import Foundation
 public struct FixtureLine: Sendable, Hashable, Codable {
     /// The AMQP basic properties of the delivery, by their contract names.
     public struct Properties: Sendable, Hashable, Codable {
+        /// The AMQP content-type, e.g. ``EventContentType/cloudEvents``.
         public var contentType: String?
+        /// The AMQP content-encoding.
         public var contentEncoding: String?
         /// For events, the event's id.
         public var messageId: String?
         /// For outputs, the id of the input event.
         public var correlationId: String?
+        /// The AMQP type property; for events, the event type.
         public var type: String?
+        /// The publishing application.
         public var appId: String?
         /// Seconds since 1970, as AMQP carries it; not negative.
         public var timestamp: Int64?
@@ -20,6 +24,7 @@ public struct FixtureLine: Sendable, Hashable, Codable {
         /// The AMQP headers, e.g. a dead-lettered message's ``DeadLetterInfo/headers``.
         public var headers: [String: JSONValue]?
 
+        /// Recorded properties; absent ones stay nil.
         public init(
             contentType: String? = nil, contentEncoding: String? = nil, messageId: String? = nil,
             correlationId: String? = nil, type: String? = nil, appId: String? = nil, timestamp: Int64? = nil,
@@ -60,8 +65,11 @@ public struct FixtureLine: Sendable, Hashable, Codable {
 
     /// The exchange the message was published to; empty for the default exchange.
     public var exchange: String
+    /// The routing key the message was published with.
     public var routingKey: String
+    /// Whether the broker had delivered the message before.
     public var redelivered: Bool?
+    /// The AMQP basic properties.
     public var properties: Properties
     /// The body, when it is JSON by the contract's rules; exactly one of `body` and `bodyBase64` is set.
     public var body: JSONValue?

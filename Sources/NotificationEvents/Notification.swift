@@ -4,8 +4,10 @@ import Foundation
 public struct Notification: Sendable, Hashable, Codable {
     /// When the notification was delivered.
     public var date: Date
+    /// The request that was delivered.
     public var request: NotificationRequest
 
+    /// A notification delivered at `date`.
     public init(date: Date, request: NotificationRequest) {
         self.date = date
         self.request = request
@@ -16,9 +18,12 @@ public struct Notification: Sendable, Hashable, Codable {
 public struct NotificationRequest: Sendable, Hashable, Codable {
     /// Unique per notification and never empty; the key of all per-notification state.
     public var identifier: String
+    /// What the notification shows.
     public var content: NotificationContent
+    /// What delivered the notification, when known.
     public var trigger: NotificationTrigger?
 
+    /// A request for a notification with `content`.
     public init(identifier: String, content: NotificationContent, trigger: NotificationTrigger? = nil) {
         self.identifier = identifier
         self.content = content

@@ -10,6 +10,7 @@ public struct NotificationAction: Sendable, Hashable, Codable {
         /// The device must be unlocked first.
         case authenticationRequired
 
+        /// Reads the raw value; an unknown one is refused with the list of allowed values.
         public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
     }
 
@@ -20,6 +21,7 @@ public struct NotificationAction: Sendable, Hashable, Codable {
         /// The text shown in the empty field.
         public var placeholder: String
 
+        /// A text field with a send button titled `buttonTitle`.
         public init(buttonTitle: String, placeholder: String) {
             self.buttonTitle = buttonTitle
             self.placeholder = placeholder
@@ -28,12 +30,14 @@ public struct NotificationAction: Sendable, Hashable, Codable {
 
     /// What a response names as its action identifier; never empty, unique within an action set.
     public var identifier: String
+    /// The button's title.
     public var title: String
     /// No option appears twice; absent in JSON means none.
     public var options: [Option]
     /// Set for the text-input form.
     public var textInput: TextInput?
 
+    /// A button; with `textInput` it is the text-input form.
     public init(identifier: String, title: String, options: [Option] = [], textInput: TextInput? = nil) {
         self.identifier = identifier
         self.title = title

@@ -13,6 +13,7 @@ public struct NotificationCategory: Sendable, Hashable, Codable {
         /// Let Siri read the notification aloud.
         case allowAnnouncement
 
+        /// Reads the raw value; an unknown one is refused with the list of allowed values.
         public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
     }
 
@@ -25,6 +26,7 @@ public struct NotificationCategory: Sendable, Hashable, Codable {
     /// No option appears twice.
     public var options: [Option]
 
+    /// A category and its initial actions.
     public init(
         identifier: String, actions: [NotificationAction], intentIdentifiers: [String] = [], options: [Option] = []
     ) {
@@ -54,6 +56,7 @@ public struct NotificationCategories: Sendable, Hashable, Codable {
     /// No two categories share an identifier.
     public var categories: [NotificationCategory]
 
+    /// A categories file registering `categories`.
     public init(categories: [NotificationCategory]) {
         self.categories = categories
     }

@@ -1,7 +1,10 @@
 /// The visible content of a notification, as `UNNotificationContent`.
 public struct NotificationContent: Sendable, Hashable, Codable {
+    /// The headline.
     public var title: String?
+    /// The line below the title.
     public var subtitle: String?
+    /// The message.
     public var body: String?
     /// The number on the app icon, never negative; 0 removes the badge.
     public var badge: Int?
@@ -9,11 +12,14 @@ public struct NotificationContent: Sendable, Hashable, Codable {
     public var sound: String?
     /// The category that gives the notification its actions; may be empty (no category).
     public var categoryIdentifier: String
+    /// Groups related notifications.
     public var threadIdentifier: String?
+    /// The app window or content to bring forward.
     public var targetContentIdentifier: String?
     /// App-defined data, as `UNNotificationContent.userInfo`.
     public var userInfo: [String: JSONValue]?
 
+    /// Content of a notification of category `categoryIdentifier`.
     public init(
         title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil, sound: String? = nil,
         categoryIdentifier: String, threadIdentifier: String? = nil, targetContentIdentifier: String? = nil,

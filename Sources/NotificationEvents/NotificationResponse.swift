@@ -3,11 +3,14 @@
 ///
 /// Its description never shows `userText`: typed replies are private to the user.
 public struct NotificationResponse: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The action the user took.
     public var actionIdentifier: ActionIdentifier
     /// The text the user typed, for a text-input action only.
     public var userText: String?
+    /// The notification the user responded to.
     public var notification: Notification
 
+    /// A response; with `userText` it is the text-input form.
     public init(actionIdentifier: ActionIdentifier, userText: String? = nil, notification: Notification) {
         self.actionIdentifier = actionIdentifier
         self.userText = userText

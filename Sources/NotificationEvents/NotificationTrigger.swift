@@ -12,6 +12,7 @@ public enum NotificationTrigger: Sendable, Hashable {
 
 /// The region of a location trigger, as `CLCircularRegion`.
 public struct CircularRegion: Sendable, Hashable, Codable {
+    /// Names the region.
     public var identifier: String
     /// In degrees, -90 to 90.
     public var latitude: Double
@@ -19,9 +20,12 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     public var longitude: Double
     /// In metres, at least 0.
     public var radius: Double
+    /// Whether entering the region triggers.
     public var notifyOnEntry: Bool?
+    /// Whether leaving the region triggers.
     public var notifyOnExit: Bool?
 
+    /// A circle of `radius` metres around a coordinate.
     public init(
         identifier: String, latitude: Double, longitude: Double, radius: Double,
         notifyOnEntry: Bool? = nil, notifyOnExit: Bool? = nil
