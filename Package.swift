@@ -6,9 +6,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
+        .library(name: "Responder", targets: ["Responder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // librabbitmq (rabbitmq-c 0.11) as Debian's librabbitmq-dev installs it.
@@ -22,6 +25,25 @@ let package = Package(
 
         .target(name: "NotificationEvents"),
         .testTarget(name: "NotificationEventsTests", dependencies: ["NotificationEvents"]),
+
+        // The handler registry, state store and pipeline; transport-agnostic (never imports AMQP).
+        .target(
+            name: "Responder",
+            dependencies: [
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "ResponderTests",
+            dependencies: [
+                "Responder",
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
