@@ -42,6 +42,7 @@ let package = Package(
                 "Responder",
                 "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -23,7 +23,8 @@ import Testing
         let failing = Switch()
         let handler = TestExtension(
             actionSets: { _ in [[Fixtures.share]] }, failure: { failing.failing ? Boom() : nil })
-        let pipeline = ResponsePipeline(registry: try Fixtures.registry(extension: handler), store: store, logger: .quiet)
+        let pipeline = ResponsePipeline(
+            registry: try Fixtures.registry(extension: handler), store: store, logger: .quiet)
         let event = Events.response(id: "e1")
 
         let failed = await pipeline.process(Events.message(event))
@@ -65,7 +66,8 @@ import Testing
         ]
         for (error, retryable) in cases {
             let handler = TestExtension(failure: { error })
-            let pipeline = ResponsePipeline(registry: try Fixtures.registry(extension: handler), store: InMemoryStateStore(), logger: .quiet)
+            let pipeline = ResponsePipeline(
+                registry: try Fixtures.registry(extension: handler), store: InMemoryStateStore(), logger: .quiet)
             let outcome = await pipeline.process(Events.message(Events.response(id: "e1")))
             #expect(outcome.isRetryableFailure == retryable, "\(error)")
         }

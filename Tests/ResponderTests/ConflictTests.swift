@@ -55,9 +55,9 @@ import Testing
         let initialState = 0
         let runs = Journal<[String]>()
 
-        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws
-            -> ResponseOption
-        {
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<Int>
+        ) async throws -> ResponseOption {
             runs.append(context.notificationActions.map(\.identifier))
             context.state += 1
             context.setNotificationActions(context.notificationActions + [Fixtures.like])
@@ -90,8 +90,10 @@ import Testing
         let appender = Appender()
         var registry = try Fixtures.registry(extension: nil)
         try registry.register(appender)
-        let outcome = await ResponsePipeline(registry: registry, store: store, configuration: configuration, logger: .quiet)
-            .process(Events.message(Events.response(id: "e1")))
+        let outcome = await ResponsePipeline(
+            registry: registry, store: store, configuration: configuration, logger: .quiet
+        )
+        .process(Events.message(Events.response(id: "e1")))
         guard case .failed(let error, retryable: true) = outcome else {
             Issue.record("expected a retryable failure, got \(outcome)")
             return
@@ -118,8 +120,12 @@ import Testing
         #expect(try await store.commit(StateCommit(inboxEntry: entry("e3"), notification: current)) == .committed)
         // A writer still holding version 1 loses too.
         #expect(try await store.commit(StateCommit(inboxEntry: entry("e4"), notification: current)) == .versionConflict)
-        #expect(try await store.load(requestIdentifier: "n", eventID: "e2") == .unprocessed(try await store.notification("n")))
-        #expect(try await store.load(requestIdentifier: "n", eventID: "e4") == .unprocessed(try await store.notification("n")))
+        #expect(
+            try await store.load(requestIdentifier: "n", eventID: "e2")
+                == .unprocessed(try await store.notification("n")))
+        #expect(
+            try await store.load(requestIdentifier: "n", eventID: "e4")
+                == .unprocessed(try await store.notification("n")))
         #expect(try await store.notification("n")?.version == 2)
         #expect(try await store.notification("n")?.actions == [Fixtures.share])
     }

@@ -17,9 +17,9 @@ import Testing
         let initialState = State()
         let shown = Journal<[NotificationAction]>()
 
-        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<State>) async throws
-            -> ResponseOption
-        {
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<State>
+        ) async throws -> ResponseOption {
             shown.append(context.notificationActions)
             context.state.seen.append(context.eventID)
             context.setNotificationActions(context.notificationActions + [Fixtures.share])
@@ -41,7 +41,8 @@ import Testing
         let record = try #require(await store.notification("note-1"))
         #expect(record.actions == initial + [Fixtures.share, Fixtures.share])
         #expect(record.version == 2)
-        let state = try EventCodec.decoder.decode(Observer.State.self, from: Data(#require(record.handlerStates["observer"])))
+        let state = try EventCodec.decoder.decode(
+            Observer.State.self, from: Data(#require(record.handlerStates["observer"])))
         #expect(state.seen == ["e1", "e2"])
     }
 
@@ -55,8 +56,11 @@ import Testing
     }
 
     @Test func eachNotificationHasItsOwnState() async throws {
-        let handler = TestExtension(actionSets: { state in [[NotificationAction(identifier: "taps-\(state.taps)", title: "")]] })
-        let pipeline = ResponsePipeline(registry: try Fixtures.registry(extension: handler), store: InMemoryStateStore(), logger: .quiet)
+        let handler = TestExtension(actionSets: { state in
+            [[NotificationAction(identifier: "taps-\(state.taps)", title: "")]]
+        })
+        let pipeline = ResponsePipeline(
+            registry: try Fixtures.registry(extension: handler), store: InMemoryStateStore(), logger: .quiet)
         var taps: [String] = []
         for (id, request) in [("e1", "a"), ("e2", "b"), ("e3", "a"), ("e4", "a"), ("e5", "b")] {
             let outcome = await pipeline.process(Events.message(Events.response(id: id, request: request)))

@@ -11,7 +11,8 @@ import Testing
 
     private func pipeline(_ kind: StoreKind, _ directory: TemporaryDirectory) throws -> ResponsePipeline {
         ResponsePipeline(
-            registry: try Fixtures.registry(extension: handler, delegate: delegate), store: try kind.make(in: directory), logger: .quiet)
+            registry: try Fixtures.registry(extension: handler, delegate: delegate),
+            store: try kind.make(in: directory), logger: .quiet)
     }
 
     @Test(arguments: StoreKind.allCases)

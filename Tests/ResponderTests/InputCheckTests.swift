@@ -45,10 +45,12 @@ import Testing
     @Test func theDefaultSizeLimitIs256KiB() async throws {
         let limit = 256 * 1024
         let padding = limit - Events.body(event) { $0["padding"] = "" }.count
-        let atLimit = Events.message(body: Events.body(event) { $0["padding"] = String(repeating: "x", count: padding) })
+        let atLimit = Events.message(
+            body: Events.body(event) { $0["padding"] = String(repeating: "x", count: padding) })
         #expect(atLimit.body.count == limit)
         #expect(try await pipeline().process(atLimit).disposition == .updated)
-        let large = Events.message(body: Events.body(event) { $0["padding"] = String(repeating: "x", count: padding + 1) })
+        let large = Events.message(
+            body: Events.body(event) { $0["padding"] = String(repeating: "x", count: padding + 1) })
         guard case .deadLetter(.bodyTooLarge, let detail) = try await pipeline().process(large) else {
             Issue.record("a body over 256 KiB was not dead-lettered as body-too-large")
             return

@@ -22,7 +22,8 @@ import Testing
 
     @Test func registeringACategoryReplacesOneWithTheSameIdentifier() {
         var categories = CategoryRegistry([NotificationCategory(identifier: "c", actions: [Fixtures.like])])
-        categories.register(NotificationCategory(identifier: "c", actions: [Fixtures.share], options: [.customDismissAction]))
+        categories.register(
+            NotificationCategory(identifier: "c", actions: [Fixtures.share], options: [.customDismissAction]))
         #expect(categories.all.count == 1)
         #expect(categories.initialActions(forCategory: "c") == [Fixtures.share])
         #expect(categories.deliversDismiss(forCategory: "c"))

@@ -37,9 +37,9 @@ import Testing
         let inFlight = InFlight()
         let seen = Journal<String>()
 
-        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<[String]>) async throws
-            -> ResponseOption
-        {
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<[String]>
+        ) async throws -> ResponseOption {
             inFlight.enter(context.requestIdentifier)
             defer { inFlight.leave(context.requestIdentifier) }
             for _ in 0..<Int.random(in: 1...5) { await Task.yield() }
@@ -95,30 +95,18 @@ import Testing
     /// Waits for the other notification's first event before finishing its own first event: only completes
     /// when both run at the same time.
     struct Rendezvous: NotificationContentExtension {
-        actor Meeting {
-            private var arrived: Set<String> = []
-            private var waiting: [CheckedContinuation<Void, Never>] = []
-
-            func arrive(_ who: String) async {
-                arrived.insert(who)
-                if arrived.count == 2 {
-                    for continuation in waiting { continuation.resume() }
-                    waiting.removeAll()
-                } else {
-                    await withCheckedContinuation { waiting.append($0) }
-                }
-            }
-        }
-
         let name = "rendezvous"
         let categoryIdentifiers: Set<String> = ["photo-category"]
         let initialState = 0
-        let meeting = Meeting()
+        let arrived = ["a": Signal(), "b": Signal()]
 
-        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws
-            -> ResponseOption
-        {
-            if context.state == 0 { await meeting.arrive(context.requestIdentifier) }
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<Int>
+        ) async throws -> ResponseOption {
+            if context.state == 0 {
+                await arrived[context.requestIdentifier]!.fire()
+                await arrived[context.requestIdentifier == "a" ? "b" : "a"]!.wait()
+            }
             context.state += 1
             return .doNotDismiss
         }
@@ -129,7 +117,8 @@ import Testing
         var registry = try Fixtures.registry(extension: nil)
         try registry.register(Rendezvous())
         let scheduler = ResponseScheduler<String>(
-            pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet), maxConcurrentNotifications: 2)
+            pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet),
+            maxConcurrentNotifications: 2)
         let messages = ["a", "b"].map { (Events.message(Events.response(id: "\($0)-1", request: $0)), $0) }
         let completions = await Self.runAll(scheduler, messages)
         #expect(Set(completions.map(\.tag)) == ["a", "b"])

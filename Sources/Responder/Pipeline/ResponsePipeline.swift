@@ -24,7 +24,8 @@ public struct ResponsePipeline: Sendable {
     /// `logger` receives one structured line per input (event id, request identifier, category, action,
     /// outcome) and is handed on to handlers; it never receives a response's `userText`.
     public init(
-        registry: HandlerRegistry, store: any StateStore, configuration: PipelineConfiguration = PipelineConfiguration(),
+        registry: HandlerRegistry, store: any StateStore,
+        configuration: PipelineConfiguration = PipelineConfiguration(),
         logger: Logger = Logger(label: "responder.pipeline")
     ) {
         self.registry = registry
@@ -90,7 +91,9 @@ public struct ResponsePipeline: Sendable {
         return outcome
     }
 
-    private func handle(_ input: DecodedResponse, by receiver: Route.Receiver, logger: Logger) async -> ResponseOutcome {
+    private func handle(
+        _ input: DecodedResponse, by receiver: Route.Receiver, logger: Logger
+    ) async -> ResponseOutcome {
         do {
             for _ in 0...configuration.maxConflictRetries {
                 switch try await store.load(requestIdentifier: input.requestIdentifier, eventID: input.event.id) {

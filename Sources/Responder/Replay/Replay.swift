@@ -53,7 +53,8 @@ public struct Replay: Sendable {
         func collect(while condition: () -> Bool) async throws {
             while condition(), let completion = await completions.next() {
                 outstanding -= 1
-                try emit(order.complete(completion.tag, Completed(event: completion.event, outcome: completion.outcome)))
+                try emit(
+                    order.complete(completion.tag, Completed(event: completion.event, outcome: completion.outcome)))
             }
         }
         try await withThrowingDiscardingTaskGroup { group in

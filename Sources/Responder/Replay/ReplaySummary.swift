@@ -26,7 +26,8 @@ public struct ReplaySummary: Sendable, Hashable, CustomStringConvertible {
     /// `42 events: 7 updated, 30 no update, 1 ignored, 1 deduplicated, 3 dead-lettered, 0 failed; 8 outputs`
     /// followed by one line per action.
     public var description: String {
-        var text = "\(events) events: \(updated) updated, \(noUpdate) no update, \(ignored) ignored, "
+        var text =
+            "\(events) events: \(updated) updated, \(noUpdate) no update, \(ignored) ignored, "
             + "\(deduplicated) deduplicated, \(deadLettered) dead-lettered, \(failed) failed; \(outputs) outputs"
         for (action, count) in actions.sorted(by: { $0.key < $1.key }) {
             text += "\n  \(action): \(count)"

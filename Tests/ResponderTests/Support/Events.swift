@@ -18,7 +18,8 @@ enum Events {
                 notification: NotificationEvents.Notification(
                     date: delivered,
                     request: NotificationRequest(
-                        identifier: request, content: NotificationContent(title: "A photo", categoryIdentifier: category),
+                        identifier: request,
+                        content: NotificationContent(title: "A photo", categoryIdentifier: category),
                         trigger: .push))))
     }
 

@@ -38,9 +38,9 @@ struct TestExtension: NotificationContentExtension {
     var option: ResponseOption = .doNotDismiss
     var failure: @Sendable () -> (any Error)? = { nil }
 
-    func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<State>) async throws
-        -> ResponseOption
-    {
+    func didReceive(
+        _ response: NotificationResponse, context: inout ExtensionContext<State>
+    ) async throws -> ResponseOption {
         journal.append(
             Call(
                 handler: name, eventID: context.eventID, action: response.actionIdentifier.rawValue,
