@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
         .library(name: "Responder", targets: ["Responder"]),
+        .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -43,6 +44,21 @@ let package = Package(
                 "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // Apple's RedGreenNotifications sample as handlers; registered by default in `responder`.
+        .target(
+            name: "RedGreenExample",
+            dependencies: ["Responder", "NotificationEvents", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "RedGreenExampleTests",
+            dependencies: [
+                "RedGreenExample",
+                "Responder",
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],
