@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
+        .executable(name: "responder", targets: ["ResponderTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
@@ -58,6 +60,16 @@ let package = Package(
                 "RedGreenExample",
                 "Responder",
                 "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "ResponderTool",
+            dependencies: [
+                "Responder",
+                "RedGreenExample",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
