@@ -15,8 +15,11 @@ public struct RotationExtension: NotificationContentExtension {
         }
     }
 
+    /// The key of the taps in the state store.
     public let name = "red-green-rotation"
+    /// Both sample categories.
     public let categoryIdentifiers: Set<String> = [RedGreen.redCategoryIdentifier, RedGreen.greenCategoryIdentifier]
+    /// No taps.
     public let initialState = State()
 
     /// The extension.

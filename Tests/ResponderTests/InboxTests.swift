@@ -68,6 +68,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = try kind.make(in: directory)
         let now = Date()
+        let output = OutboundMessage(exchange: "x", routingKey: "r", body: [2], properties: MessageProperties())
         for (id, age) in [("old", 8.0 * 86_400), ("recent", 3_600.0)] {
             let entry = InboxEntry(
                 eventID: id, requestIdentifier: "note-1",
@@ -79,6 +80,10 @@ import Testing
         #expect(pruned == 1)
         #expect(try await store.load(requestIdentifier: "note-1", eventID: "old") == .unprocessed(nil))
         #expect(try await store.load(requestIdentifier: "note-1", eventID: "recent") != .unprocessed(nil))
+        // Nothing of the pruned entry is left behind: the same id can be processed afresh.
+        let fresh = InboxEntry(eventID: "old", requestIdentifier: "note-1", outputs: [output], processedAt: now)
+        #expect(try await store.commit(StateCommit(inboxEntry: fresh, notification: nil)) == .committed)
+        #expect(try await store.load(requestIdentifier: "note-1", eventID: "old") == .processed([output]))
     }
 
     @Test func theDefaultRetentionIsSevenDays() throws {

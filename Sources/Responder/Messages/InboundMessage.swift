@@ -2,9 +2,11 @@
 public struct InboundMessage: Sendable, Hashable {
     /// The raw body, exactly as received.
     public var body: [UInt8]
+    /// The message's properties as published.
     public var properties: MessageProperties
     /// The exchange the message was published to.
     public var exchange: String
+    /// The routing key it was published with.
     public var routingKey: String
     /// Whether the transport delivered this message before (AMQP's redelivered flag); informational only,
     /// since the inbox recognises a repeated event by its id whatever this says.

@@ -10,14 +10,21 @@ public struct MessageProperties: Sendable, Hashable, Codable {
         case persistent = 2
     }
 
+    /// The body's media type, e.g. `application/cloudevents+json`.
     public var contentType: String?
+    /// How the body is encoded beyond its media type (e.g. `gzip`); nil for plain bytes.
     public var contentEncoding: String?
+    /// The message's id; for outputs, the output event's id, which consumers deduplicate on.
     public var messageId: String?
+    /// For outputs, the id of the input event that caused them.
     public var correlationId: String?
+    /// The kind of message; for events, their CloudEvents `type`.
     public var type: String?
+    /// The application that published the message.
     public var appId: String?
     /// Seconds since 1970, as AMQP carries it.
     public var timestamp: Int64?
+    /// Whether the broker keeps the message on disk.
     public var deliveryMode: DeliveryMode?
     /// Application headers; empty when the message has none.
     public var headers: [String: JSONValue]

@@ -2,9 +2,11 @@
 public struct OutboundMessage: Sendable, Hashable, Codable {
     /// The exchange to publish to.
     public var exchange: String
+    /// The routing key; for action-set updates, the category identifier.
     public var routingKey: String
     /// The exact bytes to publish; a redelivered input yields the same bytes again.
     public var body: [UInt8]
+    /// The properties to publish with.
     public var properties: MessageProperties
 
     /// A message to publish to `exchange` with `routingKey`.

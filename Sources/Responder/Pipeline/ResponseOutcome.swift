@@ -15,7 +15,8 @@ public enum ResponseOutcome: Sendable {
         case updated
         /// Handlers ran and changed no actions: no outputs.
         case noUpdate = "no-update"
-        /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs.
+        /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
+        /// event is not written to the inbox, since handling it again has no effect either.
         case ignored
         /// The event was processed before: the outputs are the ones stored then, byte for byte.
         case deduplicated

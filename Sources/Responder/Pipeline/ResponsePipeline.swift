@@ -44,6 +44,11 @@ public struct ResponsePipeline: Sendable {
     }
 
     /// Checks a message's content type, encoding and size and decodes its event; a rejection is logged and counted.
+    ///
+    /// Accepted content types are `application/cloudevents+json` and `application/json` (parameters such as
+    /// `charset` aside); a message without a content type is read as JSON too, since the body is checked by decoding
+    /// anyway and many publishers leave the property unset. A content encoding other than none, `identity` or
+    /// `utf-8` is refused, as is a body over ``PipelineConfiguration/maxBodySize``.
     public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedResponse {
         do throws(InputRejection) {
             try message.admissionCheck(maxBodySize: configuration.maxBodySize)

@@ -83,6 +83,10 @@ public struct Replay: Sendable {
         var outcome: ResponseOutcome
     }
 
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
@@ -94,8 +98,14 @@ public struct Replay: Sendable {
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw InputRejection(reason: .malformedJSON, detail: "the line is not valid JSON")
         } catch let DecodingError.keyNotFound(key, context) {
-            let path = (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
-            throw InputRejection(reason: .invalidField, detail: "not a fixture line: \(path): missing")
+            throw InputRejection(
+                reason: .invalidField, detail: "not a fixture line: \(path(context.codingPath + [key])): missing")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context)
+        {
+            throw InputRejection(
+                reason: .invalidField,
+                detail: "not a fixture line: \(path(context.codingPath)): \(context.debugDescription)")
         } catch {
             throw InputRejection(reason: .invalidField, detail: "not a fixture line: \(error)")
         }

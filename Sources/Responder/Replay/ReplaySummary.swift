@@ -48,6 +48,7 @@ public struct ReplayProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// The line's number in the fixture, from 1.
     public var line: Int
+    /// What happened to it.
     public var kind: Kind
 
     public var description: String {

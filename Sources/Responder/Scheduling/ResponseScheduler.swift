@@ -57,7 +57,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         (events, eventSink) = AsyncStream.makeStream()
     }
 
-    /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``.
+    /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``, and
+    /// from one task at a time: the order of the calls is the arrival order.
     public func submit(_ message: InboundMessage, tag: Tag) {
         eventSink.yield(.submitted(message, tag))
     }

@@ -28,7 +28,9 @@ public protocol StateStore: Sendable {
 
 /// What a store keeps about one notification.
 public struct NotificationRecord: Sendable, Hashable {
+    /// The notification's request identifier: the key of the record.
     public var requestIdentifier: String
+    /// The category of the notification when it was first stored.
     public var categoryIdentifier: String
     /// The notification's current action set.
     public var actions: [NotificationAction]
@@ -52,7 +54,9 @@ public struct NotificationRecord: Sendable, Hashable {
 
 /// One processed event as the inbox remembers it.
 public struct InboxEntry: Sendable, Hashable {
+    /// The processed event's id: the key of the entry.
     public var eventID: String
+    /// The notification the event was about.
     public var requestIdentifier: String
     /// The outputs the event produced, in order; returned as they are when the event comes again.
     public var outputs: [OutboundMessage]
