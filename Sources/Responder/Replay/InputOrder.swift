@@ -1,8 +1,7 @@
 /// Puts results that complete in any order back in the order their inputs came in.
 struct InputOrder<Value> {
     /// The inputs not yet released, in arrival order.
-    private var pending: [Int] = []
-    private var released = 0
+    private var pending = FIFOQueue<Int>()
     /// Completed inputs waiting for an earlier one.
     private var completed: [Int: Value] = [:]
 
@@ -15,13 +14,9 @@ struct InputOrder<Value> {
     mutating func complete(_ key: Int, _ value: Value) -> [(line: Int, value: Value)] {
         completed[key] = value
         var ready: [(line: Int, value: Value)] = []
-        while released < pending.count, let next = completed.removeValue(forKey: pending[released]) {
-            ready.append((pending[released], next))
-            released += 1
-        }
-        if released == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            released = 0
+        while let next = pending.first, let value = completed.removeValue(forKey: next) {
+            _ = pending.popFirst()
+            ready.append((next, value))
         }
         return ready
     }

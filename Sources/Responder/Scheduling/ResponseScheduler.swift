@@ -72,17 +72,14 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// task is cancelled (handlers then see the cancellation). Call once.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            var queues: [String: [Queued]] = [:]
-            var ready: [String] = []
-            var readyStart = 0
+            var queues: [String: FIFOQueue<Queued>] = [:]
+            var ready = FIFOQueue<String>()
             var running = 0
             var inputEnded = false
 
             func startReadyNotifications() {
-                while running < maxConcurrentNotifications, readyStart < ready.count {
-                    let key = ready[readyStart]
-                    readyStart += 1
-                    let next = queues[key]!.removeFirst()
+                while running < maxConcurrentNotifications, let key = ready.popFirst() {
+                    let next = queues[key]!.popFirst()!
                     running += 1
                     group.addTask { [pipeline, completionSink, eventSink] in
                         let outcome = await pipeline.handle(next.input)
@@ -91,10 +88,6 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                                 tag: next.tag, message: next.input.message, event: next.input.event, outcome: outcome))
                         eventSink.yield(.finishedHandling(requestIdentifier: key))
                     }
-                }
-                if readyStart == ready.count {
-                    ready.removeAll(keepingCapacity: true)
-                    readyStart = 0
                 }
             }
 
@@ -105,11 +98,10 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         let input = try pipeline.decode(message)
                         let key = input.requestIdentifier
                         if queues[key] == nil {
-                            queues[key] = [Queued(input: input, tag: tag)]
+                            queues[key] = FIFOQueue()
                             ready.append(key)
-                        } else {
-                            queues[key]!.append(Queued(input: input, tag: tag))
                         }
+                        queues[key]!.append(Queued(input: input, tag: tag))
                     } catch {
                         let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
                         completionSink.yield(Completion(tag: tag, message: message, event: nil, outcome: outcome))
