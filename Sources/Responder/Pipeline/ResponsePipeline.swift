@@ -56,12 +56,9 @@ public struct ResponsePipeline: Sendable {
         } catch {
             let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
             metrics.record(outcome)
-            logger.warning(
-                "input rejected",
-                metadata: [
-                    "outcome": "dead-letter", "reason": "\(error.reason.rawValue)", "detail": "\(error.detail)",
-                    "message-id": "\(message.properties.messageId ?? "")",
-                ])
+            var logger = self.logger
+            logger[metadataKey: "message-id"] = "\(message.properties.messageId ?? "")"
+            log(outcome, logger: logger)
             throw error
         }
     }
@@ -150,7 +147,7 @@ public struct ResponsePipeline: Sendable {
                 metadata: ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"])
         case .deadLetter(let reason, let detail):
             logger.warning(
-                "response dead-lettered",
+                "input rejected",
                 metadata: ["outcome": "dead-letter", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
         }
     }
