@@ -4,7 +4,7 @@ import Responder
 import Testing
 
 /// The recorded sessions of Fixtures/red-green replay to their golden outputs through the library.
-@Suite struct FixtureReplayTests {
+@Suite(.timeLimit(.minutes(5))) struct FixtureReplayTests {
     static let sessions = Locations.sessions
 
     private static func replay(_ name: String, store: any StateStore = InMemoryStateStore()) async throws -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The built `responder replay` executable on the fixtures: golden outputs, exit status, state across processes.
-@Suite struct ReplayCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplayCommandTests {
     struct Run {
         var status: Int32
         var stdout: String

@@ -92,7 +92,8 @@ import Testing
         #expect(try SQLiteStateStore(path: directory.path("s.sqlite")).inboxRetention == .seconds(7 * 86_400))
     }
 
-    @Test func pruningRunsUntilCancelled() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func pruningRunsUntilCancelled() async throws {
         let store = InMemoryStateStore(inboxRetention: .zero)
         let entry = InboxEntry(eventID: "e1", requestIdentifier: "n", outputs: [], processedAt: .distantPast)
         _ = await store.commit(StateCommit(inboxEntry: entry, notification: nil))

@@ -124,7 +124,8 @@ import Testing
         #expect(Set(completions.map(\.tag)) == ["a", "b"])
     }
 
-    @Test func anUndecodableMessageCompletesAtOnceWithItsTag() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func anUndecodableMessageCompletesAtOnceWithItsTag() async throws {
         let scheduler = ResponseScheduler<String>(
             pipeline: ResponsePipeline(registry: try Fixtures.registry(), store: InMemoryStateStore(), logger: .quiet),
             maxConcurrentNotifications: 1)
@@ -142,7 +143,8 @@ import Testing
         #expect(good.event?.id == "e1")
     }
 
-    @Test func runEndsAtOnceWhenNothingWasSubmitted() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func runEndsAtOnceWhenNothingWasSubmitted() async throws {
         let scheduler = ResponseScheduler<Int>(
             pipeline: ResponsePipeline(registry: HandlerRegistry(), store: InMemoryStateStore(), logger: .quiet),
             maxConcurrentNotifications: 4)
