@@ -13,7 +13,8 @@ struct ReplayCommand: AsyncParsableCommand {
             Each line of FIXTURE (JSON Lines, one recorded delivery per line) goes through the same pipeline the \
             worker runs; the action-set updates it produces are written as fixture lines, in input order. Lines \
             that cannot be handled are reported on stderr with their line number and counted as dead-lettered. \
-            The RedGreen sample's categories and handlers are registered. A summary ends the run on stderr.
+            The RedGreen sample's categories and handlers are registered. A summary ends the run on stderr. \
+            The exit status is 1 when --expect finds a difference.
             """)
 
     @Argument(help: "The fixture to replay (JSON Lines).", completion: .file(extensions: ["jsonl"]))
@@ -53,9 +54,11 @@ struct ReplayCommand: AsyncParsableCommand {
         let progress = ProgressLine()
         let summary = try await Replay(pipeline: pipeline).run(
             fixture: URL(fileURLWithPath: fixture), onOutput: sink.write,
-            onProblem: {
-                progress.clear(); standardError("replay: \($0)")
-            }, onProgress: progress.show)
+            onProblem: { problem in
+                progress.clear()
+                standardError("replay: \(problem)")
+            },
+            onProgress: progress.show)
         try sink.close()
         progress.clear()
         standardError("replay: \(summary)")
