@@ -6,9 +6,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
+        .library(name: "Responder", targets: ["Responder"]),
+        .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
+        .executable(name: "responder", targets: ["ResponderTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // librabbitmq (rabbitmq-c 0.11) as Debian's librabbitmq-dev installs it.
@@ -24,6 +30,51 @@ let package = Package(
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.
         .testTarget(
             name: "NotificationEventsTests", dependencies: ["NotificationEvents"], exclude: ["Corpus", "validate.py"]),
+
+        // The handler registry, state store and pipeline; transport-agnostic (never imports AMQP).
+        .target(
+            name: "Responder",
+            dependencies: [
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "ResponderTests",
+            dependencies: [
+                "Responder",
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // Apple's RedGreenNotifications sample as handlers; registered by default in `responder`.
+        .target(
+            name: "RedGreenExample",
+            dependencies: ["Responder", "NotificationEvents", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "RedGreenExampleTests",
+            dependencies: [
+                "RedGreenExample",
+                "Responder",
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "ResponderTool",
+            dependencies: [
+                "Responder",
+                "RedGreenExample",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

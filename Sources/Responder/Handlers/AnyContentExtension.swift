@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import NotificationEvents
+
+/// A ``NotificationContentExtension`` with its state type erased: it takes and gives the state as JSON bytes,
+/// as the state store keeps it.
+struct AnyContentExtension: Sendable {
+    /// What one run of an extension produced.
+    struct Result: Sendable {
+        var responseOption: ResponseOption
+        /// The new action set, when the extension called `setNotificationActions`.
+        var newActions: [NotificationAction]?
+        /// The extension's state after the run, as JSON.
+        var state: [UInt8]
+    }
+
+    let name: String
+    let categoryIdentifiers: Set<String>
+    private let run: @Sendable (NotificationResponse, Invocation) async throws -> Result
+
+    /// The inputs of one run besides the response.
+    struct Invocation: Sendable {
+        var eventID: String
+        var requestIdentifier: String
+        var logger: Logger
+        var actions: [NotificationAction]
+        /// The stored state, or nil when the extension has none for this notification yet.
+        var state: [UInt8]?
+    }
+
+    init<Extension: NotificationContentExtension>(_ handler: Extension) {
+        name = handler.name
+        categoryIdentifiers = handler.categoryIdentifiers
+        run = { response, invocation in
+            var context = ExtensionContext(
+                eventID: invocation.eventID, requestIdentifier: invocation.requestIdentifier,
+                logger: invocation.logger, state: try Self.decodeState(invocation.state, of: handler),
+                notificationActions: invocation.actions)
+            let option = try await handler.didReceive(response, context: &context)
+            return Result(
+                responseOption: option, newActions: context.actionsWereSet ? context.notificationActions : nil,
+                state: EventCodec.encode(context.state))
+        }
+    }
+
+    func didReceive(_ response: NotificationResponse, _ invocation: Invocation) async throws -> Result {
+        try await run(response, invocation)
+    }
+
+    /// A stored state that no longer decodes will not decode on a retry either: the failure is permanent.
+    private static func decodeState<Extension: NotificationContentExtension>(
+        _ bytes: [UInt8]?, of handler: Extension
+    ) throws -> Extension.State {
+        guard let bytes else { return handler.initialState }
+        do {
+            return try EventCodec.decoder.decode(Extension.State.self, from: Data(bytes))
+        } catch {
+            throw PermanentFailure("the stored state of extension \"\(handler.name)\" does not decode: \(error)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Logging
+import NotificationEvents
+
+/// What a ``NotificationContentExtension`` sees of the notification it handles a response of, as the extension
+/// context of `UNNotificationContentExtension`: its current actions, which it may replace, and its own state.
+public struct ExtensionContext<State: Codable & Sendable>: Sendable {
+    /// The id of the event being handled.
+    public let eventID: String
+    /// The notification's request identifier.
+    public let requestIdentifier: String
+    /// A logger carrying the event id and request identifier as metadata.
+    public var logger: Logger
+    /// The extension's state for this notification; changes are kept when the handler returns normally.
+    public var state: State
+
+    /// The notification's current actions (`getNotificationActions`), including any set during this call.
+    public private(set) var notificationActions: [NotificationAction]
+
+    /// Whether ``setNotificationActions(_:)`` was called: the pipeline then publishes an action-set update.
+    var actionsWereSet = false
+
+    init(
+        eventID: String, requestIdentifier: String, logger: Logger, state: State,
+        notificationActions: [NotificationAction]
+    ) {
+        self.eventID = eventID
+        self.requestIdentifier = requestIdentifier
+        self.logger = logger
+        self.state = state
+        self.notificationActions = notificationActions
+    }
+
+    /// Replaces the notification's actions (`setNotificationActions`); the last call wins, and the whole new
+    /// set is published as one action-set update.
+    public mutating func setNotificationActions(_ actions: [NotificationAction]) {
+        notificationActions = actions
+        actionsWereSet = true
+    }
+}

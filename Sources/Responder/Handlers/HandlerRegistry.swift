@@ -1,0 +1,64 @@
+import NotificationEvents
+
+/// Everything that decides what happens to a response: the registered categories, the extensions by category,
+/// and the app delegate. Build it once at start-up and hand it to a ``ResponsePipeline``.
+public struct HandlerRegistry: Sendable {
+    /// The registered categories; replace them with ``setNotificationCategories(_:)``.
+    public private(set) var categories: CategoryRegistry
+    private(set) var extensionsByCategory: [String: AnyContentExtension] = [:]
+    private var extensionNames: Set<String> = []
+    /// The app tier, if one is set.
+    private(set) var delegate: (any UserNotificationCenterDelegate)?
+
+    /// A registry with `categories` and no handlers.
+    public init(categories: CategoryRegistry = CategoryRegistry()) {
+        self.categories = categories
+    }
+
+    /// Replaces the whole set of categories, as `UNUserNotificationCenter.setNotificationCategories` does.
+    public mutating func setNotificationCategories(_ categories: CategoryRegistry) {
+        self.categories = categories
+    }
+
+    /// Registers one category, replacing any with the same identifier.
+    public mutating func register(_ category: NotificationCategory) {
+        categories.register(category)
+    }
+
+    /// Registers an extension for its categories.
+    ///
+    /// - Throws: ``RegistrationError`` when another extension already has the same name or one of the
+    ///   categories (as on iOS, a category has at most one content extension).
+    public mutating func register(_ handler: some NotificationContentExtension) throws(RegistrationError) {
+        let erased = AnyContentExtension(handler)
+        guard !extensionNames.contains(erased.name) else { throw .duplicateExtensionName(erased.name) }
+        for category in erased.categoryIdentifiers.sorted() {
+            if let existing = extensionsByCategory[category] {
+                throw .categoryAlreadyHandled(category: category, by: existing.name)
+            }
+        }
+        extensionNames.insert(erased.name)
+        for category in erased.categoryIdentifiers { extensionsByCategory[category] = erased }
+    }
+
+    /// Sets the app tier, replacing any delegate set before.
+    public mutating func setDelegate(_ delegate: some UserNotificationCenterDelegate) {
+        self.delegate = delegate
+    }
+}
+
+/// Why a handler could not be registered.
+public enum RegistrationError: Error, Hashable, CustomStringConvertible {
+    /// Two extensions would store their state under the same name.
+    case duplicateExtensionName(String)
+    /// The category already has an extension.
+    case categoryAlreadyHandled(category: String, by: String)
+
+    public var description: String {
+        switch self {
+        case .duplicateExtensionName(let name): "an extension named \"\(name)\" is already registered"
+        case .categoryAlreadyHandled(let category, let name):
+            "category \"\(category)\" already has the extension \"\(name)\""
+        }
+    }
+}

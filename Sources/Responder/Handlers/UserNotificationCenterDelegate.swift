@@ -1,0 +1,34 @@
+import Logging
+import NotificationEvents
+
+/// The app tier, as `UNUserNotificationCenterDelegate.userNotificationCenter(_:didReceive:withCompletionHandler:)`.
+///
+/// It receives default actions, dismiss actions (only of categories registered with
+/// ``NotificationCategory/Option/customDismissAction``), custom actions of categories that have no extension,
+/// and custom actions an extension forwarded with ``ResponseOption/dismissAndForwardAction``.
+///
+/// Like an extension it may run more than once for the same response; keep its side effects idempotent.
+public protocol UserNotificationCenterDelegate: Sendable {
+    /// Handles a response. Throw ``PermanentFailure`` when retrying cannot help; any other error is retried.
+    /// Never put the response's `userText` into an error or a log message.
+    func didReceive(_ response: NotificationResponse, context: DelegateContext) async throws
+}
+
+/// What the app tier knows about the response it handles besides the response itself.
+public struct DelegateContext: Sendable {
+    /// The id of the event being handled.
+    public let eventID: String
+    /// The notification's request identifier.
+    public let requestIdentifier: String
+    /// Whether an extension forwarded this response with ``ResponseOption/dismissAndForwardAction``.
+    public let isForwarded: Bool
+    /// A logger carrying the event id and request identifier as metadata.
+    public var logger: Logger
+
+    init(eventID: String, requestIdentifier: String, isForwarded: Bool, logger: Logger) {
+        self.eventID = eventID
+        self.requestIdentifier = requestIdentifier
+        self.isForwarded = isForwarded
+        self.logger = logger
+    }
+}

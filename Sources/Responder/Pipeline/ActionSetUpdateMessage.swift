@@ -1,0 +1,32 @@
+import Foundation
+import NotificationEvents
+
+extension PipelineConfiguration {
+    /// The headers copied from an input to its outputs, so a trace continues across the worker.
+    static let propagatedHeaders = ["traceparent", "tracestate"]
+
+    /// The message that publishes a notification's new action set, caused by `input`.
+    ///
+    /// Everything in it derives from the input, never from the clock: the same input always yields the same
+    /// bytes, which is what makes replay deterministic and lets consumers deduplicate on the message id.
+    func actionSetUpdate(
+        causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction]
+    ) -> OutboundMessage {
+        let response = input.event.data
+        let category = response.notification.request.content.categoryIdentifier
+        let time = input.event.time ?? response.notification.date
+        let event = ActionSetUpdateEvent(
+            id: ActionSetUpdateEvent.id(causedBy: input.event.id), source: source, type: EventType.actionSetUpdated,
+            time: time, subject: input.requestIdentifier, datacontenttype: "application/json",
+            data: ActionSetUpdate(
+                requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
+                causationId: input.event.id, responseOption: responseOption, actions: actions))
+        let headers = input.message.properties.headers.filter { Self.propagatedHeaders.contains($0.key) }
+        let properties = MessageProperties(
+            contentType: "application/cloudevents+json", messageId: event.id, correlationId: input.event.id,
+            type: EventType.actionSetUpdated, appId: appID, timestamp: Int64(time.timeIntervalSince1970.rounded(.down)),
+            deliveryMode: .persistent, headers: headers)
+        return OutboundMessage(
+            exchange: outputExchange, routingKey: category, body: EventCodec.encode(event), properties: properties)
+    }
+}

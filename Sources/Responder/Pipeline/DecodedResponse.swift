@@ -1,0 +1,61 @@
+import Foundation
+import NotificationEvents
+
+/// An input message whose body decoded to a notification-response event: ready to be handled.
+public struct DecodedResponse: Sendable {
+    /// The message as it arrived.
+    public var message: InboundMessage
+    /// Its event.
+    public var event: NotificationResponseEvent
+
+    /// The notification the event is about: the key of its state and of its ordering.
+    public var requestIdentifier: String { event.data.notification.request.identifier }
+}
+
+/// Why an input message cannot be handled, ever: it goes to the dead-letter exchange.
+public struct InputRejection: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable code.
+    public var reason: DeadLetterReason
+    /// What is wrong, readable; never contains `userText`.
+    public var detail: String
+
+    /// A rejection for `reason`.
+    public init(reason: DeadLetterReason, detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+
+    public var description: String { "\(reason.rawValue): \(detail)" }
+}
+
+extension InboundMessage {
+    /// The content types a notification-response event may arrive with. A message without a content type is read
+    /// as JSON too: the body is checked by decoding anyway, and many publishers leave the property unset.
+    static let acceptedContentTypes: Set<String> = ["application/cloudevents+json", "application/json"]
+    /// The content encodings that mean "the bytes are the JSON text itself".
+    static let acceptedContentEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
+
+    /// Checks what can be checked before decoding: content type, content encoding and size.
+    func admissionCheck(maxBodySize: Int) throws(InputRejection) {
+        if let contentType = properties.contentType {
+            let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+            let normalized = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
+            guard normalized.isEmpty || Self.acceptedContentTypes.contains(normalized) else {
+                throw InputRejection(
+                    reason: .unsupportedContentType,
+                    detail: "content type \"\(contentType)\" is not application/cloudevents+json or application/json")
+            }
+        }
+        if let encoding = properties.contentEncoding,
+            !Self.acceptedContentEncodings.contains(encoding.lowercased())
+        {
+            throw InputRejection(
+                reason: .unsupportedContentType,
+                detail: "content encoding \"\(encoding)\" is not supported: send the JSON uncompressed")
+        }
+        guard body.count <= maxBodySize else {
+            throw InputRejection(
+                reason: .bodyTooLarge, detail: "the body has \(body.count) bytes, over the limit of \(maxBodySize)")
+        }
+    }
+}

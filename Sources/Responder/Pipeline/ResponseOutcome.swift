@@ -1,0 +1,32 @@
+import NotificationEvents
+
+/// How the pipeline ended with one input message: what the transport must do with it.
+public enum ResponseOutcome: Sendable {
+    /// The input was handled (or needed nothing): publish `outputs` in order, then acknowledge the input.
+    case completed(outputs: [OutboundMessage], disposition: Disposition)
+    /// The input can never be handled: dead-letter it with `reason` and the readable `detail`.
+    case deadLetter(reason: DeadLetterReason, detail: String)
+    /// A handler or the state store failed; nothing was committed. Retry later when `retryable`, else
+    /// dead-letter with ``DeadLetterReason/handlerFailed``. The error's description never contains `userText`
+    /// unless a handler put it there.
+    case failed(any Error, retryable: Bool)
+
+    /// What a completed input amounted to.
+    public enum Disposition: String, Sendable, Hashable, CaseIterable {
+        /// A handler changed the notification's actions: the outputs hold the action-set update.
+        case updated
+        /// Handlers ran and changed no actions: no outputs.
+        case noUpdate = "no-update"
+        /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
+        /// event is not written to the inbox, since handling it again has no effect either.
+        case ignored
+        /// The event was processed before: the outputs are the ones stored then, byte for byte.
+        case deduplicated
+    }
+
+    /// The messages to publish: empty unless completed.
+    public var outputs: [OutboundMessage] {
+        if case .completed(let outputs, _) = self { return outputs }
+        return []
+    }
+}

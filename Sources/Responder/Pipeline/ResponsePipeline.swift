@@ -1,0 +1,164 @@
+import Foundation
+import Logging
+import NotificationEvents
+
+/// The processing of one input message, shared by replay and the broker worker: checks and decodes it, returns
+/// the stored outputs of an event seen before, routes it to its handlers, and commits the notification's new
+/// state, the inbox entry and the outputs together.
+///
+/// The pipeline never publishes or acknowledges anything: it returns a ``ResponseOutcome`` and the transport acts
+/// on it. Events of one notification must not be handled concurrently by one process (``ResponseScheduler``
+/// orders them); across processes, optimistic concurrency on the notification's version keeps them consistent.
+public struct ResponsePipeline: Sendable {
+    /// The categories and handlers responses are routed to.
+    public let registry: HandlerRegistry
+    /// Where per-notification state and the inbox live.
+    public let store: any StateStore
+    /// The pipeline's settings.
+    public let configuration: PipelineConfiguration
+    private let logger: Logger
+    let metrics = PipelineMetrics()
+
+    /// A pipeline routing to `registry` and keeping state in `store`.
+    ///
+    /// `logger` receives one structured line per input (event id, request identifier, category, action,
+    /// outcome) and is handed on to handlers; it never receives a response's `userText`.
+    public init(
+        registry: HandlerRegistry, store: any StateStore,
+        configuration: PipelineConfiguration = PipelineConfiguration(),
+        logger: Logger = Logger(label: "responder.pipeline")
+    ) {
+        self.registry = registry
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Processes one input message from start to end: ``decode(_:)`` then ``handle(_:)``.
+    public func process(_ message: InboundMessage) async -> ResponseOutcome {
+        do {
+            return await handle(try decode(message))
+        } catch {
+            return .deadLetter(reason: error.reason, detail: error.detail)
+        }
+    }
+
+    /// Checks a message's content type, encoding and size and decodes its event; a rejection is logged and counted.
+    ///
+    /// Accepted content types are `application/cloudevents+json` and `application/json` (parameters such as
+    /// `charset` aside); a message without a content type is read as JSON too, since the body is checked by decoding
+    /// anyway and many publishers leave the property unset. A content encoding other than none, `identity` or
+    /// `utf-8` is refused, as is a body over ``PipelineConfiguration/maxBodySize``.
+    public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedResponse {
+        do throws(InputRejection) {
+            try message.admissionCheck(maxBodySize: configuration.maxBodySize)
+            return DecodedResponse(message: message, event: try Self.decodeEvent(message.body))
+        } catch {
+            let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
+            metrics.record(outcome)
+            var logger = self.logger
+            logger[metadataKey: "message-id"] = "\(message.properties.messageId ?? "")"
+            log(outcome, logger: logger)
+            throw error
+        }
+    }
+
+    private static func decodeEvent(_ body: [UInt8]) throws(InputRejection) -> NotificationResponseEvent {
+        do {
+            return try EventCodec.decodeResponseEvent(body)
+        } catch {
+            throw InputRejection(reason: error.deadLetterReason, detail: error.description)
+        }
+    }
+
+    /// Handles a decoded event: returns its stored outputs if it was processed before, else runs its handlers and
+    /// commits their effects. Handler and store errors are returned as ``ResponseOutcome/failed(_:retryable:)``.
+    public func handle(_ input: DecodedResponse) async -> ResponseOutcome {
+        let response = input.event.data
+        var logger = self.logger
+        logger[metadataKey: "event-id"] = "\(input.event.id)"
+        logger[metadataKey: "request-identifier"] = "\(input.requestIdentifier)"
+        logger[metadataKey: "category"] = "\(response.notification.request.content.categoryIdentifier)"
+        logger[metadataKey: "action"] = "\(response.actionIdentifier.rawValue)"
+        let outcome: ResponseOutcome
+        switch registry.route(response) {
+        case .ignored(let why):
+            logger.info("response not routed", metadata: ["outcome": "ignored", "why": "\(why)"])
+            outcome = .completed(outputs: [], disposition: .ignored)
+        case .handler(let receiver):
+            outcome = await handle(input, by: receiver, logger: logger)
+            log(outcome, logger: logger)
+        }
+        metrics.record(outcome)
+        return outcome
+    }
+
+    private func handle(
+        _ input: DecodedResponse, by receiver: Route.Receiver, logger: Logger
+    ) async -> ResponseOutcome {
+        do {
+            for _ in 0...configuration.maxConflictRetries {
+                switch try await store.load(requestIdentifier: input.requestIdentifier, eventID: input.event.id) {
+                case .processed(let outputs):
+                    return .completed(outputs: outputs, disposition: .deduplicated)
+                case .unprocessed(let stored):
+                    let record = stored ?? newRecord(for: input)
+                    let handled = try await run(receiver, for: input, on: record, logger: logger)
+                    let entry = InboxEntry(
+                        eventID: input.event.id, requestIdentifier: input.requestIdentifier,
+                        outputs: handled.outputs, processedAt: Date())
+                    let changed = handled.record == record ? nil : handled.record
+                    switch try await store.commit(StateCommit(inboxEntry: entry, notification: changed)) {
+                    case .committed:
+                        return .completed(
+                            outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
+                    case .alreadyProcessed(let outputs):
+                        return .completed(outputs: outputs, disposition: .deduplicated)
+                    case .versionConflict:
+                        metrics.stateConflicts.increment()
+                        logger.debug("the notification changed meanwhile; handling the response again")
+                    }
+                }
+            }
+            return .failed(StateConflictError(attempts: configuration.maxConflictRetries + 1), retryable: true)
+        } catch let failure as HandlerRunError {
+            return .failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError)
+        } catch {
+            return .failed(error, retryable: true)
+        }
+    }
+
+    /// The record of a notification seen for the first time: its category's actions, no handler state.
+    private func newRecord(for input: DecodedResponse) -> NotificationRecord {
+        let category = input.event.data.notification.request.content.categoryIdentifier
+        return NotificationRecord(
+            requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
+            actions: registry.categories.initialActions(forCategory: category))
+    }
+
+    private func log(_ outcome: ResponseOutcome, logger: Logger) {
+        switch outcome {
+        case .completed(let outputs, let disposition):
+            logger.info(
+                "response handled", metadata: ["outcome": "\(disposition.rawValue)", "outputs": "\(outputs.count)"])
+        case .failed(let error, let retryable):
+            logger.log(
+                level: retryable ? .warning : .error, "response failed",
+                metadata: ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"])
+        case .deadLetter(let reason, let detail):
+            logger.warning(
+                "input rejected",
+                metadata: ["outcome": "dead-letter", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
+        }
+    }
+}
+
+/// The notification kept changing under a response (other processes committed first) until the retries ran out.
+public struct StateConflictError: Error, CustomStringConvertible {
+    /// How many times the response was handled.
+    public var attempts: Int
+
+    public var description: String {
+        "the notification changed under the response \(attempts) times in a row; try again later"
+    }
+}

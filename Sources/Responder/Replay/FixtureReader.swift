@@ -1,0 +1,43 @@
+import Foundation
+
+/// Reads a JSON Lines file one line at a time, without loading it whole, so fixtures of any length replay in
+/// bounded memory.
+struct FixtureReader {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    /// The number of the line last returned, from 1.
+    private(set) var lineNumber = 0
+
+    init(url: URL) throws {
+        handle = try FileHandle(forReadingFrom: url)
+    }
+
+    /// The next line without its line break, or nil at the end of the file.
+    mutating func nextLine() throws -> [UInt8]? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start..<newline]
+                start = newline + 1
+                lineNumber += 1
+                return Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                let line = Array(buffer[start...])
+                start = buffer.count
+                lineNumber += 1
+                return line
+            }
+            buffer.removeFirst(start)
+            start = 0
+            if let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                buffer.append(contentsOf: chunk)
+            } else {
+                atEnd = true
+                try handle.close()
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import NotificationEvents
+
+/// Feeds input messages through a ``ResponsePipeline`` in the order that keeps per-notification state right:
+/// the events of one notification are handled one at a time, in the order they were submitted; events of
+/// different notifications are handled concurrently, at most `maxConcurrentNotifications` at once.
+///
+/// A message that does not decode has no notification: its dead-letter outcome is reported at once.
+/// Each outcome is reported on ``completions`` as soon as it is known, tagged with what the caller submitted
+/// it with (e.g. an AMQP delivery tag), so the caller can acknowledge contiguous prefixes.
+///
+/// ```swift
+/// let scheduler = ResponseScheduler<UInt64>(pipeline: pipeline, maxConcurrentNotifications: 16)
+/// async let running: Void = scheduler.run()
+/// scheduler.submit(message, tag: deliveryTag)      // from the consumer
+/// for await completion in scheduler.completions { ... }   // publish outputs, then ack completion.tag
+/// ```
+/// The caller bounds how many messages are outstanding (e.g. with the consumer's prefetch); queued messages
+/// wait in memory.
+public final class ResponseScheduler<Tag: Sendable>: Sendable {
+    /// The outcome of one submitted message.
+    public struct Completion: Sendable {
+        /// What the message was submitted with.
+        public let tag: Tag
+        /// The message.
+        public let message: InboundMessage
+        /// The message's event, or nil when it did not decode.
+        public let event: NotificationResponseEvent?
+        /// What the pipeline made of it.
+        public let outcome: ResponseOutcome
+    }
+
+    private enum Event: Sendable {
+        case submitted(InboundMessage, Tag)
+        case finishedHandling(requestIdentifier: String)
+        case noMoreInput
+    }
+
+    private struct Queued: Sendable {
+        var input: DecodedResponse
+        var tag: Tag
+    }
+
+    /// The outcomes, in the order they complete; ends when ``run()`` returns.
+    public let completions: AsyncStream<Completion>
+    private let completionSink: AsyncStream<Completion>.Continuation
+    private let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
+    private let pipeline: ResponsePipeline
+    private let maxConcurrentNotifications: Int
+
+    /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once.
+    public init(pipeline: ResponsePipeline, maxConcurrentNotifications: Int) {
+        precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
+        self.pipeline = pipeline
+        self.maxConcurrentNotifications = maxConcurrentNotifications
+        (completions, completionSink) = AsyncStream.makeStream()
+        (events, eventSink) = AsyncStream.makeStream()
+    }
+
+    /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``, and
+    /// from one task at a time: the order of the calls is the arrival order.
+    public func submit(_ message: InboundMessage, tag: Tag) {
+        eventSink.yield(.submitted(message, tag))
+    }
+
+    /// Says no more messages will be submitted: ``run()`` returns once every submitted message has completed.
+    public func finish() {
+        eventSink.yield(.noMoreInput)
+    }
+
+    /// Handles the submitted messages until ``finish()`` was called and all have completed, or until the calling
+    /// task is cancelled (handlers then see the cancellation). Call once.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            var queues: [String: FIFOQueue<Queued>] = [:]
+            var ready = FIFOQueue<String>()
+            var running = 0
+            var inputEnded = false
+
+            func startReadyNotifications() {
+                while running < maxConcurrentNotifications, let key = ready.popFirst() {
+                    let next = queues[key]!.popFirst()!
+                    running += 1
+                    group.addTask { [pipeline, completionSink, eventSink] in
+                        let outcome = await pipeline.handle(next.input)
+                        completionSink.yield(
+                            Completion(
+                                tag: next.tag, message: next.input.message, event: next.input.event, outcome: outcome))
+                        eventSink.yield(.finishedHandling(requestIdentifier: key))
+                    }
+                }
+            }
+
+            for await event in events {
+                switch event {
+                case .submitted(let message, let tag):
+                    do throws(InputRejection) {
+                        let input = try pipeline.decode(message)
+                        let key = input.requestIdentifier
+                        if queues[key] == nil {
+                            queues[key] = FIFOQueue()
+                            ready.append(key)
+                        }
+                        queues[key]!.append(Queued(input: input, tag: tag))
+                    } catch {
+                        let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
+                        completionSink.yield(Completion(tag: tag, message: message, event: nil, outcome: outcome))
+                    }
+                case .finishedHandling(let key):
+                    running -= 1
+                    if queues[key]!.isEmpty {
+                        queues[key] = nil
+                    } else {
+                        ready.append(key)
+                    }
+                case .noMoreInput:
+                    inputEnded = true
+                }
+                startReadyNotifications()
+                if inputEnded, running == 0, queues.isEmpty { break }
+            }
+        }
+        eventSink.finish()
+        completionSink.finish()
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RedGreenExample
+import Responder
+
+/// `responder replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a recorded fixture through the handlers, without a broker.",
+        discussion: """
+            Each line of FIXTURE (JSON Lines, one recorded delivery per line) goes through the same pipeline the \
+            worker runs; the action-set updates it produces are written as fixture lines, in input order. Lines \
+            that cannot be handled are reported on stderr with their line number and counted as dead-lettered. \
+            The RedGreen sample's categories and handlers are registered. A summary ends the run on stderr. \
+            The exit status is 1 when --expect finds a difference.
+            """)
+
+    @Argument(help: "The fixture to replay (JSON Lines).", completion: .file(extensions: ["jsonl"]))
+    var fixture: String
+
+    @Option(help: "A categories file registered instead of the built-in RedGreen categories.")
+    var categories: String?
+
+    @Option(
+        help: """
+            The SQLite state file (created if missing; shared with other runs and with `responder run`), \
+            or :memory: for state that lasts this run only.
+            """)
+    var state = "responder-state.sqlite"
+
+    @Option(help: "Where the outputs go (default: stdout).")
+    var out: String?
+
+    @Option(help: "A golden file to compare the outputs with: exit status 1 and a diff on any difference.")
+    var expect: String?
+
+    @Option(help: "The least severe log level shown on stderr; info shows each handled response.")
+    var logLevel: Logger.Level = .error
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let store = try openStore()
+        defer { try? (store as? SQLiteStateStore)?.close() }
+        let pipeline = ResponsePipeline(registry: try makeRegistry(), store: store)
+
+        let sink = try OutputSink(path: out, keepsLines: expect != nil)
+        let progress = ProgressLine()
+        let summary = try await Replay(pipeline: pipeline).run(
+            fixture: URL(fileURLWithPath: fixture), onOutput: sink.write,
+            onProblem: { problem in
+                progress.clear()
+                standardError("replay: \(problem)")
+            },
+            onProgress: progress.show)
+        try sink.close()
+        progress.clear()
+        standardError("replay: \(summary)")
+
+        guard let expect else { return }
+        try compare(sink.lines, withGolden: expect)
+    }
+
+    private func makeRegistry() throws -> HandlerRegistry {
+        var registry = RedGreen.makeRegistry()
+        if let categories {
+            registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: categories)))
+        }
+        return registry
+    }
+
+    private func openStore() throws -> any StateStore {
+        state == ":memory:" ? InMemoryStateStore() : try SQLiteStateStore(path: state)
+    }
+
+    private func compare(_ lines: [String], withGolden path: String) throws {
+        let golden = try String(contentsOfFile: path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        if let diff = LineDiff.describe(expected: golden, actual: lines, expectedName: path, actualName: "outputs") {
+            standardError("replay: the outputs differ from \(path)\n\(diff)")
+            throw ExitCode(1)
+        }
+        standardError("replay: the outputs match \(path)")
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

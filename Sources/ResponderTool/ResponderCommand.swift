@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `responder` executable: one subcommand per job.
+@main
+struct ResponderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "responder",
+        abstract: "Routes notification responses to their handlers and publishes action-set updates.",
+        subcommands: [ReplayCommand.self])
+}

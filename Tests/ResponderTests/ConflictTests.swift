@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import NotificationEvents
+import Responder
+import Testing
+
+/// Optimistic concurrency: when another process changed the notification first, the response is handled again
+/// on the new state.
+@Suite struct ConflictTests {
+    /// A store that lets another writer commit to the same notification just before each of the first
+    /// `interferences` commits, as a second process would.
+    actor InterferingStore: StateStore {
+        let inner: any StateStore
+        var interferences: Int
+        private var counter = 0
+
+        init(_ inner: any StateStore, interferences: Int) {
+            self.inner = inner
+            self.interferences = interferences
+        }
+
+        nonisolated var inboxRetention: Duration { inner.inboxRetention }
+
+        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
+            try await inner.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        }
+
+        func commit(_ commit: StateCommit) async throws -> CommitResult {
+            if interferences > 0, let theirs = commit.notification {
+                interferences -= 1
+                counter += 1
+                var other = theirs
+                other.actions = [NotificationAction(identifier: "other-process-\(counter)", title: "")]
+                let entry = InboxEntry(
+                    eventID: "other-\(counter)", requestIdentifier: theirs.requestIdentifier, outputs: [],
+                    processedAt: .now)
+                #expect(try await inner.commit(StateCommit(inboxEntry: entry, notification: other)) == .committed)
+            }
+            return try await inner.commit(commit)
+        }
+
+        func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
+            try await inner.notification(requestIdentifier)
+        }
+
+        func pruneInbox(processedBefore cutoff: Date) async throws -> Int {
+            try await inner.pruneInbox(processedBefore: cutoff)
+        }
+    }
+
+    /// Appends an action to whatever the current set is.
+    struct Appender: NotificationContentExtension {
+        let name = "appender"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState = 0
+        let runs = Journal<[String]>()
+
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<Int>
+        ) async throws -> ResponseOption {
+            runs.append(context.notificationActions.map(\.identifier))
+            context.state += 1
+            context.setNotificationActions(context.notificationActions + [Fixtures.like])
+            return .doNotDismiss
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aConflictIsHandledAgainOnTheNewState(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = InterferingStore(try kind.make(in: directory), interferences: 1)
+        let appender = Appender()
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(appender)
+        let outcome = await ResponsePipeline(registry: registry, store: store, logger: .quiet)
+            .process(Events.message(Events.response(id: "e1")))
+
+        #expect(outcome.disposition == .updated)
+        #expect(appender.runs.entries == [["like-action", "share-action", "reply-action"], ["other-process-1"]])
+        #expect(try outcome.outputs.first?.update.data.actions.map(\.identifier) == ["other-process-1", "like-action"])
+        let record = try #require(try await store.notification("note-1"))
+        #expect(record.version == 2)
+        #expect(record.actions.map(\.identifier) == ["other-process-1", "like-action"])
+    }
+
+    @Test func endlessConflictsEndInARetryableFailure() async throws {
+        let store = InterferingStore(InMemoryStateStore(), interferences: 100)
+        var configuration = PipelineConfiguration()
+        configuration.maxConflictRetries = 3
+        let appender = Appender()
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(appender)
+        let outcome = await ResponsePipeline(
+            registry: registry, store: store, configuration: configuration, logger: .quiet
+        )
+        .process(Events.message(Events.response(id: "e1")))
+        guard case .failed(let error, retryable: true) = outcome else {
+            Issue.record("expected a retryable failure, got \(outcome)")
+            return
+        }
+        #expect(error is StateConflictError)
+        #expect(appender.runs.entries.count == 4)
+        let snapshot = try await store.load(requestIdentifier: "note-1", eventID: "e1")
+        #expect(snapshot == .unprocessed(try await store.notification("note-1")))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aStaleCommitWritesNothing(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try kind.make(in: directory)
+        let record = NotificationRecord(requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like])
+        func entry(_ id: String) -> InboxEntry {
+            InboxEntry(eventID: id, requestIdentifier: "n", outputs: [], processedAt: .now)
+        }
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .committed)
+        // A second writer that also started from "no record" loses.
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e2"), notification: record)) == .versionConflict)
+        var current = try #require(try await store.notification("n"))
+        current.actions = [Fixtures.share]
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e3"), notification: current)) == .committed)
+        // A writer still holding version 1 loses too.
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e4"), notification: current)) == .versionConflict)
+        #expect(
+            try await store.load(requestIdentifier: "n", eventID: "e2")
+                == .unprocessed(try await store.notification("n")))
+        #expect(
+            try await store.load(requestIdentifier: "n", eventID: "e4")
+                == .unprocessed(try await store.notification("n")))
+        #expect(try await store.notification("n")?.version == 2)
+        #expect(try await store.notification("n")?.actions == [Fixtures.share])
+    }
+}

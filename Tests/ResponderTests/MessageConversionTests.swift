@@ -1,0 +1,48 @@
+import Foundation
+import NotificationEvents
+import Responder
+import Testing
+
+/// Messages and fixture lines convert both ways without losing anything the pipeline uses.
+@Suite struct MessageConversionTests {
+    let properties = MessageProperties(
+        contentType: "application/cloudevents+json", contentEncoding: "identity", messageId: "m-1",
+        correlationId: "c-1", type: "t", appId: "app", timestamp: 1_795_165_200, deliveryMode: .persistent,
+        headers: ["traceparent": .string("00-a-b-01"), "attempt": .integer(2)])
+
+    @Test func anInboundMessageSurvivesAFixtureLine() throws {
+        let message = InboundMessage(
+            body: EventCodec.encode(Events.response(id: "e1")), properties: properties,
+            exchange: "notifications.responses", routingKey: "photo-category", redelivered: true)
+        let line = FixtureLine(message)
+        #expect(line.body != nil && line.bodyBase64 == nil)
+        #expect(InboundMessage(line) == message)
+        let reread = try EventCodec.decoder.decode(FixtureLine.self, from: Data(EventCodec.encode(line)))
+        #expect(InboundMessage(reread) == message)
+    }
+
+    @Test func aBodyThatIsNotJSONTravelsAsBase64() {
+        let message = InboundMessage(body: [0xFF, 0x00, 0x7B], exchange: "x", routingKey: "r")
+        let line = FixtureLine(message)
+        #expect(line.body == nil)
+        #expect(line.bodyBase64 == "/wB7")
+        #expect(InboundMessage(line).body == [0xFF, 0x00, 0x7B])
+    }
+
+    @Test func anOutboundMessageBecomesAFixtureLineWithoutRedelivered() {
+        let output = OutboundMessage(
+            exchange: "notifications.action-updates", routingKey: "photo-category", body: Array(#"{"a":1}"#.utf8),
+            properties: MessageProperties(deliveryMode: .transient))
+        let line = FixtureLine(output)
+        #expect(line.redelivered == nil)
+        #expect(line.properties == FixtureLine.Properties(deliveryMode: 1))
+        #expect(line.body == .object(["a": .integer(1)]))
+    }
+
+    @Test func anUnknownDeliveryModeAndNoHeadersMapToNothing() {
+        let properties = MessageProperties(FixtureLine.Properties(deliveryMode: 7))
+        #expect(properties.deliveryMode == nil)
+        #expect(properties.headers.isEmpty)
+        #expect(FixtureLine.Properties(properties).headers == nil)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import NotificationEvents
+import Responder
+import Testing
+
+/// One notification at a time, in arrival order; different notifications side by side, up to the limit.
+@Suite struct SchedulerTests {
+    /// Tracks which notifications are being handled right now.
+    final class InFlight: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current: [String: Int] = [:]
+        private var most = 0
+        private var overlaps = 0
+
+        func enter(_ key: String) {
+            lock.withLock {
+                current[key, default: 0] += 1
+                if current[key]! > 1 { overlaps += 1 }
+                most = max(most, current.values.reduce(0, +))
+            }
+        }
+
+        func leave(_ key: String) {
+            lock.withLock { current[key]! -= 1 }
+        }
+
+        var sameNotificationOverlaps: Int { lock.withLock { overlaps } }
+        var mostAtOnce: Int { lock.withLock { most } }
+    }
+
+    /// Records each event it handles per notification, yielding in between so that others can interleave.
+    struct Recorder: NotificationContentExtension {
+        let name = "recorder"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState: [String] = []
+        let inFlight = InFlight()
+        let seen = Journal<String>()
+
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<[String]>
+        ) async throws -> ResponseOption {
+            inFlight.enter(context.requestIdentifier)
+            defer { inFlight.leave(context.requestIdentifier) }
+            for _ in 0..<Int.random(in: 1...5) { await Task.yield() }
+            context.state.append(context.eventID)
+            seen.append(context.eventID)
+            return .doNotDismiss
+        }
+    }
+
+    private static func runAll<Tag: Sendable>(
+        _ scheduler: ResponseScheduler<Tag>, _ messages: [(InboundMessage, Tag)]
+    ) async -> [ResponseScheduler<Tag>.Completion] {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            for (message, tag) in messages { scheduler.submit(message, tag: tag) }
+            scheduler.finish()
+            var completions: [ResponseScheduler<Tag>.Completion] = []
+            for await completion in scheduler.completions { completions.append(completion) }
+            return completions
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func eventsOfOneNotificationRunOneAtATimeInArrivalOrder() async throws {
+        let recorder = Recorder()
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(recorder)
+        let store = InMemoryStateStore()
+        let scheduler = ResponseScheduler<Int>(
+            pipeline: ResponsePipeline(registry: registry, store: store, logger: .quiet), maxConcurrentNotifications: 3)
+        let notifications = (0..<6).map { "note-\($0)" }
+        var messages: [(InboundMessage, Int)] = []
+        for round in 0..<25 {
+            for request in notifications.shuffled() {
+                let event = Events.response(id: "\(request)/\(round)", request: request)
+                messages.append((Events.message(event), messages.count))
+            }
+        }
+        let completions = await Self.runAll(scheduler, messages)
+
+        #expect(completions.map(\.tag).sorted() == Array(0..<messages.count))
+        #expect(completions.allSatisfy { $0.outcome.disposition == .noUpdate })
+        #expect(recorder.inFlight.sameNotificationOverlaps == 0)
+        #expect(recorder.inFlight.mostAtOnce <= 3)
+        for request in notifications {
+            let record = try #require(await store.notification(request))
+            let state = try EventCodec.decoder.decode(
+                [String].self, from: Data(try #require(record.handlerStates["recorder"])))
+            #expect(state == (0..<25).map { "\(request)/\($0)" })
+        }
+    }
+
+    /// Waits for the other notification's first event before finishing its own first event: only completes
+    /// when both run at the same time.
+    struct Rendezvous: NotificationContentExtension {
+        let name = "rendezvous"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState = 0
+        let arrived = ["a": Signal(), "b": Signal()]
+
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<Int>
+        ) async throws -> ResponseOption {
+            if context.state == 0 {
+                await arrived[context.requestIdentifier]!.fire()
+                await arrived[context.requestIdentifier == "a" ? "b" : "a"]!.wait()
+            }
+            context.state += 1
+            return .doNotDismiss
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func differentNotificationsRunConcurrently() async throws {
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(Rendezvous())
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet),
+            maxConcurrentNotifications: 2)
+        let messages = ["a", "b"].map { (Events.message(Events.response(id: "\($0)-1", request: $0)), $0) }
+        let completions = await Self.runAll(scheduler, messages)
+        #expect(Set(completions.map(\.tag)) == ["a", "b"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anUndecodableMessageCompletesAtOnceWithItsTag() async throws {
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: try Fixtures.registry(), store: InMemoryStateStore(), logger: .quiet),
+            maxConcurrentNotifications: 1)
+        let completions = await Self.runAll(
+            scheduler,
+            [
+                (Events.message(body: Array("{".utf8)), "broken"),
+                (Events.message(Events.response(id: "e1")), "good"),
+            ])
+        let broken = try #require(completions.first { $0.tag == "broken" })
+        #expect(broken.outcome.deadLetterReason == .malformedJSON)
+        #expect(broken.event == nil)
+        #expect(broken.message.body == Array("{".utf8))
+        let good = try #require(completions.first { $0.tag == "good" })
+        #expect(good.event?.id == "e1")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func runEndsAtOnceWhenNothingWasSubmitted() async throws {
+        let scheduler = ResponseScheduler<Int>(
+            pipeline: ResponsePipeline(registry: HandlerRegistry(), store: InMemoryStateStore(), logger: .quiet),
+            maxConcurrentNotifications: 4)
+        #expect(await Self.runAll(scheduler, []).isEmpty)
+    }
+}
