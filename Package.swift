@@ -3,15 +3,21 @@ import PackageDescription
 
 let package = Package(
     name: "responder",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
+        .library(name: "AMQP", targets: ["AMQP"]),
+        .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -25,6 +31,11 @@ let package = Package(
         ),
         // Non-variadic wrappers for the librabbitmq calls Swift cannot make; nothing else.
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
+        // The Swift AMQP client: one I/O thread per connection, async API. The only importer of the C modules.
+        .target(
+            name: "AMQP",
+            dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")]
+        ),
 
         .target(name: "NotificationEvents"),
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.
@@ -66,11 +77,34 @@ let package = Package(
             ]
         ),
 
+        // The broker side: the pipeline on RabbitMQ, topology, the `run` service, metrics and health.
+        .target(
+            name: "ResponderWorker",
+            dependencies: [
+                "AMQP",
+                "Responder",
+                "NotificationEvents",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+
         .executableTarget(
             name: "ResponderTool",
             dependencies: [
+                "AMQP",
+                "NotificationEvents",
                 "Responder",
+                "ResponderWorker",
                 "RedGreenExample",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

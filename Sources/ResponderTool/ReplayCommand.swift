@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import RedGreenExample
 import Responder
 
 /// `responder replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
@@ -20,15 +19,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Argument(help: "The fixture to replay (JSON Lines).", completion: .file(extensions: ["jsonl"]))
     var fixture: String
 
-    @Option(help: "A categories file registered instead of the built-in RedGreen categories.")
-    var categories: String?
-
-    @Option(
-        help: """
-            The SQLite state file (created if missing; shared with other runs and with `responder run`), \
-            or :memory: for state that lasts this run only.
-            """)
-    var state = "responder-state.sqlite"
+    @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions
 
     @Option(help: "Where the outputs go (default: stdout).")
     var out: String?
@@ -46,9 +37,10 @@ struct ReplayCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let store = try openStore()
+        let environment = EnvironmentFallback()
+        let store = try handlers.openStore(environment)
         defer { try? (store as? SQLiteStateStore)?.close() }
-        let pipeline = ResponsePipeline(registry: try makeRegistry(), store: store)
+        let pipeline = ResponsePipeline(registry: try handlers.makeRegistry(environment), store: store)
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()
@@ -65,18 +57,6 @@ struct ReplayCommand: AsyncParsableCommand {
 
         guard let expect else { return }
         try compare(sink.lines, withGolden: expect)
-    }
-
-    private func makeRegistry() throws -> HandlerRegistry {
-        var registry = RedGreen.makeRegistry()
-        if let categories {
-            registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: categories)))
-        }
-        return registry
-    }
-
-    private func openStore() throws -> any StateStore {
-        state == ":memory:" ? InMemoryStateStore() : try SQLiteStateStore(path: state)
     }
 
     private func compare(_ lines: [String], withGolden path: String) throws {

@@ -2,20 +2,21 @@ import Foundation
 
 /// Reads a JSON Lines file one line at a time, without loading it whole, so fixtures of any length replay in
 /// bounded memory.
-struct FixtureReader {
+public struct FixtureReader {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
     /// The number of the line last returned, from 1.
-    private(set) var lineNumber = 0
+    public private(set) var lineNumber = 0
 
-    init(url: URL) throws {
+    /// A reader of the file at `url`.
+    public init(url: URL) throws {
         handle = try FileHandle(forReadingFrom: url)
     }
 
     /// The next line without its line break, or nil at the end of the file.
-    mutating func nextLine() throws -> [UInt8]? {
+    public mutating func nextLine() throws -> [UInt8]? {
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffer[start..<newline]

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import RedGreenExample
+import Responder
+
+/// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`.
+struct HandlerOptions: ParsableArguments {
+    static let defaultStatePath = "responder-state.sqlite"
+
+    @Option(
+        help: "A categories file (Schemas/notification-categories.v1) registered instead of the built-in RedGreen categories. (env: RESPONDER_CATEGORIES; default: RedGreen's)",
+        completion: .file(extensions: ["json"]))
+    var categories: String?
+
+    @Option(
+        help: "The SQLite state file, created if missing and shareable by several processes, or :memory: for state that lasts one run. (env: RESPONDER_STATE; default: \(defaultStatePath) in the working directory)")
+    var state: String?
+
+    @Option(help: "Hours a processed event id is remembered for deduplication. (env: RESPONDER_INBOX_RETENTION_HOURS; default: 168)")
+    var inboxRetentionHours: Int?
+
+    /// The RedGreen handlers, with the categories of `--categories` when given.
+    func makeRegistry(_ environment: EnvironmentFallback) throws -> HandlerRegistry {
+        var registry = RedGreen.makeRegistry()
+        let path = environment.resolve(categories, "RESPONDER_CATEGORIES")
+        if let path {
+            registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: path)))
+        }
+        return registry
+    }
+
+    /// The state store `--state` names.
+    func openStore(_ environment: EnvironmentFallback) throws -> any StateStore {
+        let path = try environment.resolve(state, "RESPONDER_STATE", default: Self.defaultStatePath)
+        let hours = try environment.resolve(inboxRetentionHours, "RESPONDER_INBOX_RETENTION_HOURS", default: 168)
+        let retention = Duration.seconds(hours * 3600)
+        return path == ":memory:"
+            ? InMemoryStateStore(inboxRetention: retention) : try SQLiteStateStore(path: path, inboxRetention: retention)
+    }
+}

@@ -1,0 +1,104 @@
+import AMQP
+import ArgumentParser
+import Foundation
+import NotificationEvents
+import Responder
+import ResponderWorker
+
+/// `responder publish`: feeds a broker from a fixture, with publisher confirms.
+struct PublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a fixture's messages to the broker, each confirmed.",
+        discussion: """
+            Each line goes to its recorded exchange and routing key with its recorded properties; a line that \
+            is not a fixture line is reported and skipped. With --repeat, \
+            every pass after the first gives event ids (and message ids) a -rN suffix, so they are new events \
+            rather than duplicates the inbox would skip.
+            """)
+
+    @OptionGroup(title: "Broker") var broker: BrokerOptions
+
+    @Argument(help: "The fixture to publish (JSON Lines).", completion: .file(extensions: ["jsonl"]))
+    var fixture: String
+
+    @Option(help: "Messages per second at most (default: as fast as confirms allow).")
+    var rate: Double?
+
+    @Option(help: "How many times to publish the fixture.")
+    var `repeat` = 1
+
+    @Option(help: "Publishes awaiting their confirm at once.")
+    var window = 1000
+
+    func run() async throws {
+        let logger = bootstrapLogging(level: .warning)
+        let url = URL(fileURLWithPath: fixture)
+        let linesPerPass = try FixtureLines.count(url)
+        let connection = try await broker.connect(EnvironmentFallback(), name: "publish", logger: logger)
+        let channel = try await connection.openChannel()
+        try await channel.enablePublisherConfirms()
+        let progress = PublishProgress(total: linesPerPass * max(`repeat`, 1))
+        var pending: [PublishConfirmation] = []
+        pending.reserveCapacity(window)
+        let start = ContinuousClock.now
+        var sent = 0
+        for pass in 0..<max(`repeat`, 1) {
+            var reader = try FixtureReader(url: url)
+            while let bytes = try reader.nextLine() {
+                guard !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
+                let line: FixtureLine
+                do {
+                    line = try EventCodec.decodeFixtureLine(bytes)
+                } catch {
+                    // A line that is no delivery at all has nothing to publish; say so and go on, as replay does.
+                    if pass == 0 { standardError("publish: \(fixture):\(reader.lineNumber) skipped: \(error)") }
+                    continue
+                }
+                let message = pass == 0 ? line : line.renamed(suffix: "-r\(pass)")
+                pending.append(
+                    try channel.publishPipelined(
+                        message.bodyBytes, exchange: message.exchange, routingKey: message.routingKey,
+                        properties: BasicProperties(MessageProperties(message.properties))))
+                sent += 1
+                if pending.count >= window {
+                    for confirmation in pending { try await confirmation.confirmed() }
+                    pending.removeAll(keepingCapacity: true)
+                    progress.show(sent)
+                }
+                if let rate, rate > 0 {
+                    let due = start + .seconds(Double(sent) / rate)
+                    if due > .now { try await Task.sleep(until: due) }
+                }
+            }
+        }
+        for confirmation in pending { try await confirmation.confirmed() }
+        progress.finish(sent)
+        await connection.close()
+    }
+}
+
+extension FixtureLine {
+    /// This line with its event id and message id suffixed, so the broker and the inbox see a new event.
+    func renamed(suffix: String) -> FixtureLine {
+        var line = self
+        if case .object(var event)? = body, case .string(let id)? = event["id"] {
+            event["id"] = .string(id + suffix)
+            line.body = .object(event)
+        }
+        line.properties.messageId = properties.messageId.map { $0 + suffix }
+        return line
+    }
+}
+
+/// Counting a fixture's lines up front lets the progress bar show how far along a publish is.
+enum FixtureLines {
+    static func count(_ url: URL) throws -> Int {
+        var reader = try FixtureReader(url: url)
+        var count = 0
+        while let line = try reader.nextLine() {
+            if !line.isEmpty { count += 1 }
+        }
+        return count
+    }
+}

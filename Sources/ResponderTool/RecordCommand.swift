@@ -1,0 +1,54 @@
+import AMQP
+import ArgumentParser
+import Foundation
+import NotificationEvents
+import Responder
+import ResponderWorker
+
+/// `responder record`: records what arrives at an exchange as fixture lines, through a tap queue of its own.
+struct RecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record the messages arriving at the input exchange as fixture lines.",
+        discussion: """
+            Binds a temporary queue of its own (exclusive, deleted when the command ends) to the exchange, so the \
+            worker's queue keeps every event. Stops after --limit messages, or on SIGINT/SIGTERM.
+            """)
+
+    @OptionGroup(title: "Broker") var broker: BrokerOptions
+
+    @Option(help: "Where the fixture lines go; - for stdout.")
+    var out: String
+
+    @Option(help: "Stop after this many messages (default: until interrupted).")
+    var limit: Int?
+
+    @Option(help: "The exchange to tap. (env: RESPONDER_INPUT_EXCHANGE; default: notifications.responses)")
+    var exchange: String?
+
+    @Option(help: "The binding key of the tap queue.")
+    var routingKey = "#"
+
+    func run() async throws {
+        let logger = bootstrapLogging(level: .warning)
+        let environment = EnvironmentFallback()
+        let source = try environment.resolve(exchange, "RESPONDER_INPUT_EXCHANGE", default: Topology().inputExchange)
+        let sink = try OutputSink(path: out == "-" ? nil : out, keepsLines: false)
+        let connection = try await broker.connect(environment, name: "record", logger: logger)
+        let channel = try await connection.openChannel()
+        let tap = try await TapQueue.open(on: channel, exchange: source, routingKey: routingKey)
+        standardError("record: tapping \(source) [\(routingKey)] into \(out == "-" ? "stdout" : out)")
+        let stopper = onStopSignal { try? await tap.deliveries.cancel() }
+        defer { stopper.cancel() }
+        var recorded = 0
+        for try await delivery in tap.deliveries {
+            try sink.write(String(decoding: EventCodec.encode(FixtureLine(InboundMessage(delivery))), as: UTF8.self))
+            try channel.ack(deliveryTag: delivery.deliveryTag)
+            recorded += 1
+            if let limit, recorded >= limit { break }
+        }
+        try sink.close()
+        await connection.close()
+        standardError("record: \(recorded) messages")
+    }
+}

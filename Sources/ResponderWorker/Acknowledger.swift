@@ -1,0 +1,28 @@
+import AMQP
+import Synchronization
+
+/// Settles the inputs of one channel: nacks at once, acks in contiguous runs with `multiple`.
+final class Acknowledger: Sendable {
+    private let channel: AMQPChannel
+    private let tracker = Mutex(AckTracker())
+
+    init(channel: AMQPChannel) {
+        self.channel = channel
+    }
+
+    /// Records a delivery as it arrives, before anything can settle it.
+    func received(_ tag: UInt64) {
+        tracker.withLock { $0.received(tag) }
+    }
+
+    /// Acks `tag` (`accepted`) or nacks it back to the queue for redelivery.
+    func settle(_ tag: UInt64, accepted: Bool) throws(AMQPError) {
+        // Under the lock, so acks leave in the order the tracker produced them.
+        try tracker.withLock { tracker throws(AMQPError) in
+            if !accepted { try channel.nack(deliveryTag: tag, multiple: false, requeue: true) }
+            if let ackThrough = tracker.settled(tag, acked: accepted) {
+                try channel.ack(deliveryTag: ackThrough, multiple: true)
+            }
+        }
+    }
+}

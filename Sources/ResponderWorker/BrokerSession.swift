@@ -1,0 +1,199 @@
+import AMQP
+import Foundation
+import Logging
+import NotificationEvents
+import Responder
+import Synchronization
+
+/// The worker's work over one connection: declare the topology, consume inputs, run them through the
+/// pipeline, publish what they produced, wait for the broker's confirms, then acknowledge the inputs.
+///
+/// ``run()`` returns once the consumer is cancelled and every input it received is settled (graceful shutdown,
+/// or the broker cancelled the consumer). It throws when the connection or a channel fails: inputs not yet
+/// acknowledged are then redelivered by the broker, and the inbox makes their second run effect-free.
+final class BrokerSession: Sendable {
+    private let connection: AMQPConnection
+    private let configuration: WorkerConfiguration
+    private let pipeline: ResponsePipeline
+    private let readiness: Readiness
+    private let metrics: WorkerMetrics
+    private let failures: FailureRouting
+    private let logger: Logger
+    private let consumer = Mutex<(started: AMQPConsumer?, stopRequested: Bool)>((nil, false))
+
+    init(
+        connection: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
+        readiness: Readiness, metrics: WorkerMetrics, logger: Logger
+    ) {
+        self.connection = connection
+        self.configuration = configuration
+        self.pipeline = pipeline
+        self.readiness = readiness
+        self.metrics = metrics
+        self.failures = FailureRouting(topology: configuration.topology, workerID: configuration.workerID)
+        self.logger = logger
+    }
+
+    /// Stops taking new inputs: cancels the consumer so ``run()`` can finish the ones it has and return.
+    func stopConsuming() {
+        let started = consumer.withLock { state in
+            state.stopRequested = true
+            return state.started
+        }
+        if let started { Task { try? await started.cancel() } }
+    }
+
+    func run() async throws {
+        let inputChannel = try await connection.openChannel()
+        let outputChannel = try await connection.openChannel()
+        try await configuration.topology.declare(on: outputChannel)
+        try await outputChannel.enablePublisherConfirms()
+        try await inputChannel.setPrefetch(configuration.prefetch)
+        let deliveries = try await inputChannel.consume(queue: configuration.topology.inputQueue)
+        let stopAtOnce = consumer.withLock { state in
+            state.started = deliveries
+            return state.stopRequested
+        }
+        if stopAtOnce { try? await deliveries.cancel() }
+        readiness.set(.disconnected, false)
+        metrics.connected.record(1)
+        logger.info("consuming", metadata: ["queue": "\(configuration.topology.inputQueue)"])
+
+        let gate = PublishGate()
+        let blockedWatcher = Task { await watchBlocking(gate: gate) }
+        defer {
+            blockedWatcher.cancel()
+            readiness.set(.blocked, false)
+            metrics.connected.record(0)
+        }
+        try await process(deliveries, acks: Acknowledger(channel: inputChannel), output: outputChannel, gate: gate)
+        await inputChannel.close()
+        await outputChannel.close()
+    }
+
+    /// Four loops, so that no input waits on another's confirm: intake feeds the scheduler, the scheduler handles
+    /// events (one at a time per notification), publishing hands each completion's messages to the connection in
+    /// completion order (which keeps a notification's updates in order on the wire), and settling waits for the
+    /// confirms and acknowledges.
+    private func process(
+        _ deliveries: AMQPConsumer, acks: Acknowledger, output: AMQPChannel, gate: PublishGate
+    ) async throws {
+        let scheduler = ResponseScheduler<Intake>(
+            pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency)
+        let (settlements, settlementSink) = AsyncStream<Settlement>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            group.addTask { [metrics] in
+                defer { scheduler.finish() }
+                for try await delivery in deliveries {
+                    acks.received(delivery.deliveryTag)
+                    metrics.inFlight.increment()
+                    scheduler.submit(InboundMessage(delivery), tag: Intake(delivery: delivery, received: .now))
+                }
+            }
+            group.addTask {
+                defer { settlementSink.finish() }
+                for await completion in scheduler.completions {
+                    await gate.waitUntilOpen()
+                    settlementSink.yield(try self.publish(completion, on: output))
+                }
+            }
+            group.addTask {
+                for await settlement in settlements {
+                    try await self.settle(settlement, acks: acks)
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// What one input is waiting for before it can be acknowledged.
+    private struct Settlement: Sendable {
+        var intake: Intake
+        var confirmations: [PublishConfirmation]
+        var outcome: WorkerMetrics.Outcome
+        var reason: DeadLetterReason?
+    }
+
+    private func publish(
+        _ completion: ResponseScheduler<Intake>.Completion, on channel: AMQPChannel
+    ) throws(AMQPError) -> Settlement {
+        let delivery = completion.tag.delivery
+        let now = Date()
+        let publications: [Publication]
+        let outcome: WorkerMetrics.Outcome
+        var reason: DeadLetterReason?
+        switch completion.outcome {
+        case .completed(let outputs, let disposition):
+            publications = outputs.map(Publication.init)
+            outcome = WorkerMetrics.Outcome(disposition)
+        case .deadLetter(let rejection, let detail):
+            publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, now: now)]
+            outcome = .deadLettered
+            reason = rejection
+        case .failed(let error, let retryable):
+            let (publication, retried) = failures.afterFailure(
+                of: delivery, detail: String(describing: error), retryable: retryable, now: now)
+            publications = [publication]
+            outcome = retried ? .retried : .deadLettered
+            if !retried { reason = retryable ? .retriesExhausted : .handlerFailed }
+            logger.warning(
+                retried ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
+                metadata: [
+                    "event-id": "\(completion.event?.id ?? "")", "queue": "\(publication.routingKey)",
+                    "error": "\(error)",
+                ])
+        }
+        let confirmations = try publications.map { publication throws(AMQPError) in
+            try channel.publishPipelined(
+                publication.body, exchange: publication.exchange, routingKey: publication.routingKey,
+                mandatory: true, properties: publication.properties)
+        }
+        return Settlement(intake: completion.tag, confirmations: confirmations, outcome: outcome, reason: reason)
+    }
+
+    /// Acknowledges an input once the broker confirmed everything it produced; an output the broker refused
+    /// (nack, or returned as unroutable) sends the input back for redelivery instead, where the inbox
+    /// republishes the same outputs.
+    private func settle(_ settlement: Settlement, acks: Acknowledger) async throws {
+        let tag = settlement.intake.delivery.deliveryTag
+        defer { metrics.inFlight.decrement() }
+        do throws(AMQPError) {
+            for confirmation in settlement.confirmations { try await confirmation.confirmed() }
+        } catch {
+            switch error {
+            case .nacked, .returned:
+                logger.error(
+                    "the broker refused an output; the input goes back to the queue",
+                    metadata: ["message-id": "\(settlement.intake.delivery.properties.messageID ?? "")", "error": "\(error)"])
+                try acks.settle(tag, accepted: false)
+                return
+            default:
+                throw error
+            }
+        }
+        try acks.settle(tag, accepted: true)
+        metrics.record(settlement.outcome)
+        if let reason = settlement.reason { metrics.deadLettered(reason: reason.rawValue) }
+        metrics.endToEnd.recordNanoseconds((ContinuousClock.now - settlement.intake.received).nanoseconds)
+    }
+
+    private func watchBlocking(gate: PublishGate) async {
+        for await event in connection.events {
+            switch event {
+            case .blocked(let reason):
+                logger.warning("the broker blocked publishing", metadata: ["reason": "\(reason)"])
+                gate.set(open: false)
+                readiness.set(.blocked, true)
+                metrics.blocked.record(1)
+            case .unblocked:
+                logger.info("the broker unblocked publishing")
+                gate.set(open: true)
+                readiness.set(.blocked, false)
+                metrics.blocked.record(0)
+            case .closed:
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import AMQP
+import Foundation
+import NotificationEvents
+import Responder
+
+// The pipeline speaks transport-agnostic messages; these map them to and from AMQP's.
+
+extension InboundMessage {
+    /// The pipeline's view of a delivery.
+    public init(_ delivery: AMQPDelivery) {
+        self.init(
+            body: delivery.body, properties: MessageProperties(delivery.properties), exchange: delivery.exchange,
+            routingKey: delivery.routingKey, redelivered: delivery.redelivered)
+    }
+}
+
+extension MessageProperties {
+    /// AMQP properties by their contract names; header values become their JSON equivalents.
+    public init(_ properties: BasicProperties) {
+        self.init(
+            contentType: properties.contentType, contentEncoding: properties.contentEncoding,
+            messageId: properties.messageID, correlationId: properties.correlationID, type: properties.type,
+            appId: properties.appID, timestamp: properties.timestamp.map { Int64($0.timeIntervalSince1970) },
+            deliveryMode: properties.deliveryMode.map { $0 == .persistent ? .persistent : .transient },
+            headers: Dictionary(properties.headers.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension BasicProperties {
+    /// The AMQP properties for a message of the pipeline.
+    public init(_ properties: MessageProperties) {
+        self.init()
+        contentType = properties.contentType
+        contentEncoding = properties.contentEncoding
+        messageID = properties.messageId
+        correlationID = properties.correlationId
+        type = properties.type
+        appID = properties.appId
+        timestamp = properties.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        deliveryMode = properties.deliveryMode.map { $0 == .persistent ? .persistent : .transient }
+        headers = FieldTable(properties.headers.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) })
+    }
+}
+
+extension JSONValue {
+    /// The JSON form of a header value: numbers stay numbers, bytes become base64, timestamps seconds since 1970.
+    public init(_ field: FieldValue) {
+        switch field {
+        case .bool(let value): self = .bool(value)
+        case .int8(let value): self = .integer(Int64(value))
+        case .int16(let value): self = .integer(Int64(value))
+        case .int32(let value): self = .integer(Int64(value))
+        case .int64(let value): self = .integer(value)
+        case .uint8(let value): self = .integer(Int64(value))
+        case .uint16(let value): self = .integer(Int64(value))
+        case .uint32(let value): self = .integer(Int64(value))
+        case .float(let value): self = .number(Double(value))
+        case .double(let value): self = .number(value)
+        case .decimal(let scale, let value): self = .number(Double(value) / pow(10, Double(scale)))
+        case .string(let value): self = .string(value)
+        case .bytes(let value): self = .string(Data(value).base64EncodedString())
+        case .array(let values): self = .array(values.map(JSONValue.init))
+        case .table(let table): self = .object(Dictionary(table.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { _, last in last }))
+        case .timestamp(let date): self = .integer(Int64(date.timeIntervalSince1970))
+        case .void: self = .null
+        }
+    }
+}
+
+extension FieldValue {
+    /// The AMQP form of a JSON value: integers as 64-bit, objects as tables with sorted keys.
+    public init(_ json: JSONValue) {
+        switch json {
+        case .null: self = .void
+        case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .int64(value)
+        case .number(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .array(let values): self = .array(values.map(FieldValue.init))
+        case .object(let object): self = .table(FieldTable(object.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) }))
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import AMQP
+import Logging
+import Responder
+import ServiceLifecycle
+import Synchronization
+
+/// `responder run` as a service: keeps a connection to the broker, consumes and handles inputs over it, and
+/// reconnects with capped exponential backoff and jitter when it is lost.
+///
+/// On graceful shutdown it stops consuming, finishes the inputs it holds, waits for their confirms and acks, closes
+/// the connection and returns. Inputs it could not finish stay unacknowledged and are redelivered.
+public struct ResponderService: Service {
+    private let configuration: WorkerConfiguration
+    private let pipeline: ResponsePipeline
+    private let readiness: Readiness
+    private let logger: Logger
+    private let metrics = WorkerMetrics()
+
+    /// A worker consuming with `configuration`, handling inputs with `pipeline`, and reporting on `readiness`.
+    public init(configuration: WorkerConfiguration, pipeline: ResponsePipeline, readiness: Readiness, logger: Logger) {
+        self.configuration = configuration
+        self.pipeline = pipeline
+        self.readiness = readiness
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let current = CurrentSession()
+        try await withGracefulShutdownHandler {
+            try await reconnectLoop(current)
+        } onGracefulShutdown: {
+            logger.info("shutting down: finishing the inputs in hand")
+            readiness.set(.shuttingDown, true)
+            current.stop()
+        }
+    }
+
+    private func reconnectLoop(_ current: CurrentSession) async throws {
+        var attempt = 0
+        var random = SystemRandomNumberGenerator()
+        while !current.isStopping {
+            do {
+                let connection = try await AMQPConnection.connect(configuration.broker, logger: logger)
+                let session = BrokerSession(
+                    connection: connection, configuration: configuration, pipeline: pipeline, readiness: readiness,
+                    metrics: metrics, logger: logger)
+                current.begin(session)
+                do {
+                    attempt = 0
+                    try await session.run()
+                    await connection.close()
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+                if current.isStopping { return }
+                logger.warning("the broker cancelled the consumer; reconnecting")
+            } catch {
+                readiness.set(.disconnected, true)
+                if current.isStopping { return }
+                try Task.checkCancellation()
+                let delay = configuration.reconnectBackoff.delay(attempt: attempt, using: &random)
+                attempt += 1
+                metrics.reconnects.increment()
+                logger.warning(
+                    "broker connection failed; reconnecting",
+                    metadata: ["error": "\(error)", "attempt": "\(attempt)", "delay": "\(delay)"])
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
+                try Task.checkCancellation()
+            }
+        }
+    }
+}
+
+/// The session running now, so graceful shutdown can reach it from another task.
+private final class CurrentSession: Sendable {
+    private let state = Mutex<(session: BrokerSession?, stopping: Bool)>((nil, false))
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    func begin(_ session: BrokerSession) {
+        let stopAtOnce = state.withLock { state in
+            state.session = session
+            return state.stopping
+        }
+        if stopAtOnce { session.stopConsuming() }
+    }
+
+    func stop() {
+        let session = state.withLock { state in
+            state.stopping = true
+            return state.session
+        }
+        session?.stopConsuming()
+    }
+}
