@@ -35,6 +35,8 @@ public final class AMQPConnection: Sendable {
     /// The client announces the `connection.blocked`, `consumer_cancel_notify`, `publisher_confirms`, `basic.nack`,
     /// `authentication_failure_close` and `exchange_exchange_bindings` capabilities, and the configuration's
     /// connection name. A wrong password gives ``AMQPError/connectionClosed(replyCode:replyText:)`` with 403.
+    /// Connecting is not cancellable; it takes at most the connect timeout for the socket plus the same again for
+    /// the handshake and login.
     public static func connect(
         _ configuration: AMQPConfiguration,
         logger: Logger = Logger(label: "amqp")

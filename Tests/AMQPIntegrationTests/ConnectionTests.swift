@@ -38,7 +38,7 @@ struct ConnectionTests {
         #expect(throws: forced) { try channel.publishPipelined([2], exchange: "", routingKey: queue) }
     }
 
-    @Test("a broker that goes silent is detected within two heartbeat intervals")
+    @Test("a broker that goes silent is detected within two heartbeat intervals, failing everything pending")
     func heartbeatTimeout() async throws {
         let broker = try AMQPConfiguration(url: Broker.url ?? "")
         let relay = try SilenceableRelay(toPort: broker.port)
@@ -56,6 +56,7 @@ struct ConnectionTests {
         relay.silence()
         let silencedAt = ContinuousClock.now
         let pending = try channel.publishPipelined([1], exchange: "", routingKey: queue)
+        let call = Task { try await channel.declareQueue(Broker.uniqueName(), durable: false, autoDelete: true) }
         let end = try await collector.waitForEnd(limit: .seconds(15))
         let detectedAfter = ContinuousClock.now - silencedAt
 
@@ -67,6 +68,7 @@ struct ConnectionTests {
         #expect(error.isConnectionError)
         #expect(detectedAfter < .seconds(2) + .milliseconds(1500), "heartbeat 1 s, detected after \(detectedAfter)")
         await #expect(throws: error) { try await pending.confirmed() }
+        await #expect(throws: error) { try await call.value }
         #expect(!connection.isOpen)
     }
 
@@ -132,6 +134,32 @@ struct ConnectionTests {
         } throws: { error in
             guard case .library(let status, _) = error as? AMQPError else { return false }
             return status < 0
+        }
+    }
+
+    @Test("amqps to a plain AMQP port fails in the TLS handshake, after loading the system CA bundle")
+    func tlsAgainstPlainPort() async throws {
+        let plain = try AMQPConfiguration(url: Broker.url ?? "")
+        var configuration = try AMQPConfiguration(url: "amqps://guest:guest@127.0.0.1:\(plain.port)/")
+        configuration.connectTimeout = .seconds(5)
+        await #expect {
+            try await AMQPConnection.connect(configuration)
+        } throws: { error in
+            // AMQP_STATUS_SSL_ERROR and its relatives are -0x200 to -0x2FF.
+            guard case .library(let status, _) = error as? AMQPError else { return false }
+            return (-0x2FF ... -0x200).contains(status)
+        }
+    }
+
+    @Test("a CA file that does not exist fails before connecting")
+    func missingCAFile() async throws {
+        var configuration = try AMQPConfiguration(url: Broker.url ?? "")
+        configuration.tls = TLSConfiguration(caCertificatePath: "/nonexistent/ca.pem")
+        await #expect {
+            try await AMQPConnection.connect(configuration)
+        } throws: { error in
+            guard case .library = error as? AMQPError else { return false }
+            return true
         }
     }
 
