@@ -13,8 +13,9 @@ public struct AMQPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     public var user: String
     /// The password for SASL PLAIN. Never logged, printed or put in an error.
     public var password: String
-    /// The heartbeat interval to propose, rounded up to whole seconds; `.zero` turns heartbeats off.
-    /// The broker may lower it. A connection that hears nothing for two intervals counts as lost.
+    /// The heartbeat interval to propose, rounded up to whole seconds; `.zero` turns heartbeats off, and with them
+    /// the detection of a broker that went silent. The broker may lower it. A connection that hears nothing for
+    /// two intervals counts as lost.
     public var heartbeat: Duration = .seconds(30)
     /// The largest frame to propose, in bytes (the broker may lower it); bodies are split into frames of this size.
     public var frameMax: Int = 131_072

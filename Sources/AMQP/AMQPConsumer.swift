@@ -3,7 +3,8 @@
 /// Iterate it from one task: `for try await delivery in consumer { ...; try channel.ack(deliveryTag: ...) }`.
 /// It finishes normally after a cancel (by this client or the broker) and throws the channel's or connection's
 /// error when either closes. Deliveries wait in memory until taken, so set a prefetch on the channel.
-/// The consumer keeps its channel, and so its connection, open.
+/// The consumer keeps its channel, and so its connection, open. Cancel it (or close its channel) when done:
+/// dropping it does not stop deliveries.
 public struct AMQPConsumer: AsyncSequence, Sendable {
     /// One delivery.
     public typealias Element = AMQPDelivery
