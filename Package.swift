@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
+        .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
@@ -25,6 +26,13 @@ let package = Package(
         ),
         // Non-variadic wrappers for the librabbitmq calls Swift cannot make; nothing else.
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
+        // The Swift AMQP client: one I/O thread per connection, async API. The only importer of the C modules.
+        .target(
+            name: "AMQP",
+            dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "CRabbitMQ"]),
+        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP"]),
 
         .target(name: "NotificationEvents"),
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.
