@@ -36,6 +36,8 @@ let package = Package(
             name: "AMQP",
             dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "AMQPTests", dependencies: ["AMQP", "CRabbitMQ"]),
+        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP"]),
 
         .target(name: "NotificationEvents"),
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.

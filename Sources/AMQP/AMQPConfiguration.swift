@@ -1,0 +1,101 @@
+/// Where and how to connect to a broker.
+///
+/// Build one from a URL (``init(url:)``) and adjust the tuning properties, or set every property by hand.
+/// ``description``, ``debugDescription`` and reflection (`dump`) show the password as `***`.
+public struct AMQPConfiguration: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The broker's host name or IP address (an IPv6 address without brackets).
+    public var host: String
+    /// The broker's TCP port.
+    public var port: Int
+    /// The virtual host to open, `/` by default.
+    public var virtualHost: String
+    /// The user name for SASL PLAIN.
+    public var user: String
+    /// The password for SASL PLAIN. Never logged, printed or put in an error.
+    public var password: String
+    /// The heartbeat interval to propose, rounded up to whole seconds; `.zero` turns heartbeats off, and with them
+    /// the detection of a broker that went silent. The broker may lower it. A connection that hears nothing for
+    /// two intervals counts as lost.
+    public var heartbeat: Duration = .seconds(30)
+    /// The largest frame to propose, in bytes (the broker may lower it); bodies are split into frames of this size.
+    public var frameMax: Int = 131_072
+    /// How long opening the socket, and separately the AMQP handshake and login, may take.
+    public var connectTimeout: Duration = .seconds(10)
+    /// Shown by the broker's management tools as the connection's name (client property `connection_name`).
+    public var connectionName: String?
+    /// TLS settings; `nil` for a plain TCP connection.
+    public var tls: TLSConfiguration?
+
+    /// A configuration from its parts; `port` defaults to 5671 with TLS and 5672 without.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int? = nil,
+        virtualHost: String = "/",
+        user: String = "guest",
+        password: String = "guest",
+        tls: TLSConfiguration? = nil
+    ) {
+        self.host = host
+        self.port = port ?? (tls == nil ? 5672 : 5671)
+        self.virtualHost = virtualHost
+        self.user = user
+        self.password = password
+        self.tls = tls
+    }
+
+    /// The URL with the password replaced by `***`, for example `amqp://guest:***@127.0.0.1:5672/%2F`.
+    public var description: String {
+        let scheme = tls == nil ? "amqp" : "amqps"
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return "\(scheme)://\(AMQPURL.percentEncoded(user)):***@\(hostPart):\(port)/\(AMQPURL.percentEncoded(virtualHost))"
+    }
+
+    /// The same as ``description``: the password never appears.
+    public var debugDescription: String { description }
+
+    /// Reflection without the password, so `dump` and debuggers do not reveal it.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "host": host, "port": port, "virtualHost": virtualHost, "user": user, "password": "***",
+                "heartbeat": heartbeat, "frameMax": frameMax, "connectTimeout": connectTimeout,
+                "connectionName": connectionName as Any, "tls": tls as Any,
+            ],
+            displayStyle: .struct
+        )
+    }
+}
+
+/// TLS settings for an `amqps://` connection.
+public struct TLSConfiguration: Sendable, Hashable {
+    /// Debian's bundle of the system's trusted CA certificates. rabbitmq-c 0.11 does not load the system store by
+    /// itself, so this file is used when ``caCertificatePath`` is `nil`.
+    public static let systemCABundlePath = "/etc/ssl/certs/ca-certificates.crt"
+
+    /// A PEM file with the CA certificates that may sign the broker's certificate; `nil` for the system bundle.
+    public var caCertificatePath: String?
+    /// A PEM client certificate, for brokers that verify clients; needs ``clientKeyPath``.
+    public var clientCertificatePath: String?
+    /// The PEM private key of ``clientCertificatePath`` (not encrypted).
+    public var clientKeyPath: String?
+    /// Whether the broker's certificate must chain to a trusted CA.
+    public var verifyPeer: Bool
+    /// Whether the broker's certificate must name the host connected to.
+    public var verifyHostname: Bool
+
+    /// TLS settings; verification is on unless turned off.
+    public init(
+        caCertificatePath: String? = nil,
+        clientCertificatePath: String? = nil,
+        clientKeyPath: String? = nil,
+        verifyPeer: Bool = true,
+        verifyHostname: Bool = true
+    ) {
+        self.caCertificatePath = caCertificatePath
+        self.clientCertificatePath = clientCertificatePath
+        self.clientKeyPath = clientKeyPath
+        self.verifyPeer = verifyPeer
+        self.verifyHostname = verifyHostname
+    }
+}

@@ -1,0 +1,39 @@
+/// A message the broker delivered to a consumer (basic.deliver) or handed out for basic.get.
+///
+/// Settle it on the channel it came from with ``AMQPChannel/ack(deliveryTag:multiple:)``,
+/// ``AMQPChannel/nack(deliveryTag:multiple:requeue:)`` or ``AMQPChannel/reject(deliveryTag:requeue:)``.
+public struct AMQPDelivery: Sendable, Hashable {
+    /// The message body.
+    public var body: [UInt8]
+    /// The message properties, headers included.
+    public var properties: BasicProperties
+    /// The exchange the message was published to; empty for the default exchange.
+    public var exchange: String
+    /// The routing key it was published with.
+    public var routingKey: String
+    /// Whether the broker delivered it before without an ack (after a nack, a requeue or a lost consumer).
+    public var redelivered: Bool
+    /// Identifies the delivery on its channel for ack, nack and reject.
+    public var deliveryTag: UInt64
+    /// The consumer it was delivered to; empty for basic.get.
+    public var consumerTag: String
+
+    /// A delivery with the given fields (for tests and tools; the client builds them from the wire).
+    public init(
+        body: [UInt8],
+        properties: BasicProperties = BasicProperties(),
+        exchange: String,
+        routingKey: String,
+        redelivered: Bool = false,
+        deliveryTag: UInt64,
+        consumerTag: String
+    ) {
+        self.body = body
+        self.properties = properties
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.redelivered = redelivered
+        self.deliveryTag = deliveryTag
+        self.consumerTag = consumerTag
+    }
+}

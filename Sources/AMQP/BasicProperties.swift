@@ -1,0 +1,72 @@
+import Foundation
+
+/// The properties of a message (the content header of basic.publish and basic.deliver).
+///
+/// A `nil` property is not sent; empty ``headers`` are not sent either. ``timestamp`` travels in whole seconds.
+public struct BasicProperties: Sendable, Hashable {
+    /// Whether the broker writes a message to disk.
+    public enum DeliveryMode: UInt8, Sendable, Hashable {
+        /// Kept in memory where the queue allows it (delivery-mode 1).
+        case transient = 1
+        /// Written to disk by durable queues, so it survives a broker restart (delivery-mode 2).
+        case persistent = 2
+    }
+
+    /// The MIME type of the body, for example `application/cloudevents+json`.
+    public var contentType: String?
+    /// The encoding of the body, for example `gzip`.
+    public var contentEncoding: String?
+    /// Application headers; may nest tables and arrays.
+    public var headers: FieldTable
+    /// Transient or persistent.
+    public var deliveryMode: DeliveryMode?
+    /// Priority 0–9 for queues with `x-max-priority`.
+    public var priority: UInt8?
+    /// Ties a reply or an outcome to the message it answers.
+    public var correlationID: String?
+    /// Where replies go.
+    public var replyTo: String?
+    /// Per-message TTL in milliseconds, written as a decimal string.
+    public var expiration: String?
+    /// The application's identifier for the message.
+    public var messageID: String?
+    /// When the message was made, in whole seconds.
+    public var timestamp: Date?
+    /// The application's name for the kind of message.
+    public var type: String?
+    /// The user that published; RabbitMQ checks it equals the connection's user.
+    public var userID: String?
+    /// The publishing application.
+    public var appID: String?
+
+    /// Properties with the given values; everything left out is not sent.
+    public init(
+        contentType: String? = nil,
+        contentEncoding: String? = nil,
+        headers: FieldTable = [:],
+        deliveryMode: DeliveryMode? = nil,
+        priority: UInt8? = nil,
+        correlationID: String? = nil,
+        replyTo: String? = nil,
+        expiration: String? = nil,
+        messageID: String? = nil,
+        timestamp: Date? = nil,
+        type: String? = nil,
+        userID: String? = nil,
+        appID: String? = nil
+    ) {
+        self.contentType = contentType
+        self.contentEncoding = contentEncoding
+        self.headers = headers
+        self.deliveryMode = deliveryMode
+        self.priority = priority
+        self.correlationID = correlationID
+        self.replyTo = replyTo
+        self.expiration = expiration
+        self.messageID = messageID
+        self.timestamp = timestamp
+        self.type = type
+        self.userID = userID
+        self.appID = appID
+    }
+}

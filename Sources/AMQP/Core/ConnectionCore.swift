@@ -1,0 +1,85 @@
+import CRabbitMQ
+import Glibc
+import Logging
+import Synchronization
+
+/// What callers and a connection's I/O thread share: the command queue, the eventfd that wakes the thread, the
+/// open flag and the event stream. Everything else belongs to the I/O thread alone (``IOLoop``).
+final class ConnectionCore: Sendable {
+    let configuration: AMQPConfiguration
+    let logger: Logger
+    /// Written to wake the I/O thread from poll(); closed only when nothing can write to it any more (deinit).
+    let wakeDescriptor: Int32
+    let events: AsyncStream<AMQPConnectionEvent>
+    let eventSink: AsyncStream<AMQPConnectionEvent>.Continuation
+
+    private struct Queue {
+        var commands: [Command] = []
+        var accepting = true
+        /// Set when the eventfd was written and the I/O thread has not taken the commands yet, so a batch of
+        /// commands costs one wake-up.
+        var wakePending = false
+        var terminalError: AMQPError = .closed
+    }
+
+    private let queue = Locked(Queue())
+    private let open = Atomic<Bool>(false)
+    private let consumerTags = Atomic<UInt64>(0)
+
+    init(configuration: AMQPConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        precondition(wakeDescriptor >= 0, "eventfd failed: errno \(errno)")
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    deinit {
+        Glibc.close(wakeDescriptor)
+    }
+
+    /// Whether the connection is logged in and not yet closed or lost.
+    var isOpen: Bool { open.load(ordering: .relaxed) }
+
+    func markOpen(_ value: Bool) {
+        open.store(value, ordering: .relaxed)
+    }
+
+    /// Hands `command` to the I/O thread, waking it unless a wake-up is already on its way.
+    /// Throws the connection's final error once the I/O thread stopped taking work.
+    func submit(_ command: Command) throws(AMQPError) {
+        let outcome: Result<Bool, AMQPError> = queue.withLock { queue in
+            guard queue.accepting else { return .failure(queue.terminalError) }
+            queue.commands.append(command)
+            defer { queue.wakePending = true }
+            return .success(!queue.wakePending)
+        }
+        if try outcome.get() {
+            var one: UInt64 = 1
+            _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+        }
+    }
+
+    /// Swaps the queued commands into `buffer`, which must be empty; its capacity is reused by the next batch.
+    func takeCommands(into buffer: inout [Command]) {
+        queue.withLock { queue in
+            swap(&queue.commands, &buffer)
+            queue.wakePending = false
+        }
+    }
+
+    /// Stops taking commands, remembering `error` for later callers, and returns the ones not taken yet.
+    func stopAccepting(with error: AMQPError) -> [Command] {
+        queue.withLock { queue in
+            queue.accepting = false
+            queue.terminalError = error
+            defer { queue.commands = [] }
+            return queue.commands
+        }
+    }
+
+    /// A consumer tag unique on this connection, short enough to stay a small (unallocated) Swift string.
+    func makeConsumerTag() -> String {
+        "ctag-\(consumerTags.add(1, ordering: .relaxed).newValue)"
+    }
+}

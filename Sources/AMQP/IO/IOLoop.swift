@@ -1,0 +1,206 @@
+import CRabbitMQ
+import Foundation
+import Logging
+
+/// The thread that owns one librabbitmq connection and does all of its I/O.
+///
+/// Each pass runs the commands callers queued (all of them, as one batch), reads every frame that is available and
+/// dispatches it, lets librabbitmq release its buffers, then sleeps in poll() on the socket and the eventfd, for at
+/// most half a heartbeat interval so heartbeats go out while nothing else happens. It only resumes continuations
+/// and yields to streams; callers' code never runs here.
+final class IOLoop {
+    enum Phase {
+        case open
+        /// connection.close was sent; waiting for close-ok until the deadline.
+        case closing(deadline: ContinuousClock.Instant)
+        /// Done: `nil` after a close by this client, else the error that ended the connection.
+        case finished(AMQPError?)
+    }
+
+    let core: ConnectionCore
+    let logger: Logger
+    let state: amqp_connection_state_t
+    let socket: Int32
+    let heartbeat: Duration?
+    let arena: Arena
+
+    var phase = Phase.open
+    /// Open channels by number (index 0, the connection's own channel, stays empty).
+    var channels: [ChannelState?]
+    var nextChannel = 1
+    /// The batch being run; swapped with the command queue so its storage is reused.
+    var commands: [Command] = []
+    /// When data last arrived: two silent heartbeat intervals mean the connection is lost.
+    var lastInbound = ContinuousClock.now
+    /// Callers of close() waiting for the end.
+    var closeReplies: [Reply<Void>] = []
+    /// Consumers with deliveries from the current read pass, handed over at its end.
+    var feedsToFlush: [(ChannelState, ConsumerFeed)] = []
+    /// Publishes waiting while the broker blocks the connection (connection.blocked): it stops reading the socket
+    /// then, and writing on would wedge this thread in librabbitmq once the socket buffer is full.
+    var heldPublishes: [PublishConfirmation]?
+
+    private init(core: ConnectionCore, session: Session, arena: Arena) {
+        self.core = core
+        logger = core.logger
+        state = session.state
+        socket = session.socket
+        heartbeat = session.heartbeat
+        self.arena = arena
+        // RabbitMQ allows 2047 channels by default; a table beyond 4096 would only waste memory.
+        channels = Array(repeating: nil, count: Int(min(session.channelMax, 4096)) + 1)
+    }
+
+    /// Starts the I/O thread: it connects and logs in, reports that through `connected`, then runs until the
+    /// connection closes or is lost.
+    static func start(core: ConnectionCore, connected: @escaping @Sendable (Result<Void, AMQPError>) -> Void) {
+        let thread = Thread {
+            let arena = Arena()
+            switch Session.open(core.configuration, arena: arena) {
+            case .failure(let error):
+                core.logger.error("AMQP connection failed", metadata: ["amqp.url": "\(core.configuration)", "error": "\(error)"])
+                _ = core.stopAccepting(with: error)
+                core.eventSink.finish()
+                connected(.failure(error))
+            case .success(let session):
+                let loop = IOLoop(core: core, session: session, arena: arena)
+                core.markOpen(true)
+                core.logger.info(
+                    "AMQP connection open",
+                    metadata: ["amqp.url": "\(core.configuration)", "amqp.heartbeat": "\(session.heartbeat.map { "\($0)" } ?? "off")"])
+                connected(.success(()))
+                loop.run()
+            }
+        }
+        thread.name = "amqp-io"
+        thread.start()
+    }
+
+    private func run() {
+        var descriptors = [
+            pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: core.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        // Read at least once first; then whenever poll() says so, or on its timeout (librabbitmq sends a due
+        // heartbeat only from inside its read call), or when the heartbeat deadline passed.
+        var shouldRead = true
+        var socketReadable = false
+        while true {
+            runCommands()
+            let silent = heartbeat.map { ContinuousClock.now - lastInbound >= $0 * 2 } ?? false
+            if shouldRead || silent || amqp_frames_enqueued(state) != 0 || amqp_data_in_buffer(state) != 0 {
+                readFrames(socketReadable: socketReadable)
+            }
+            if phase.isFinished { break }
+            amqp_maybe_release_buffers(state)
+            if silent, let heartbeat, ContinuousClock.now - lastInbound >= heartbeat * 2 {
+                // Nothing read, yet librabbitmq, which counts every byte it reads (also while writing), did not
+                // time out: it heard the broker lately. Look again in half an interval.
+                lastInbound = .now - heartbeat * 2 + heartbeat / 2
+            }
+            if case .closing(let deadline) = phase, ContinuousClock.now >= deadline {
+                logger.warning("AMQP broker did not answer connection.close in time")
+                finish(nil)
+                break
+            }
+
+            descriptors[0].revents = 0
+            descriptors[1].revents = 0
+            let ready = poll(&descriptors, 2, pollTimeout(.now))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                finish(.library(AMQP_STATUS_SOCKET_ERROR.rawValue))
+                break
+            }
+            if descriptors[1].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(core.wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+            }
+            socketReadable = descriptors[0].revents != 0
+            shouldRead = socketReadable || ready == 0
+        }
+        tearDown()
+    }
+
+    /// Milliseconds poll() may sleep: at most half a heartbeat, never past the heartbeat or close deadline,
+    /// 0 when librabbitmq already holds unread data, forever when nothing is due.
+    private func pollTimeout(_ now: ContinuousClock.Instant) -> Int32 {
+        if amqp_frames_enqueued(state) != 0 || amqp_data_in_buffer(state) != 0 { return 0 }
+        var deadline: ContinuousClock.Instant?
+        if let heartbeat {
+            deadline = min(now + heartbeat / 2, lastInbound + heartbeat * 2)
+        }
+        if case .closing(let closeDeadline) = phase {
+            deadline = min(deadline ?? closeDeadline, closeDeadline)
+        }
+        guard let deadline else { return -1 }
+        let (seconds, attoseconds) = (deadline - now).components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(0, milliseconds))
+    }
+
+    /// Reads and dispatches frames until none is left (librabbitmq reports a timeout for a zero wait).
+    /// librabbitmq itself ends the connection with `AMQP_STATUS_HEARTBEAT_TIMEOUT` once the broker was silent for
+    /// two heartbeat intervals; reading here is what gives it the chance.
+    private func readFrames(socketReadable: Bool) {
+        var frame = amqp_frame_t()
+        var noWait = timeval(tv_sec: 0, tv_usec: 0)
+        var received = socketReadable
+        while !phase.isFinished {
+            let status = amqp_simple_wait_frame_noblock(state, &frame, &noWait)
+            if status == AMQP_STATUS_TIMEOUT.rawValue { break }
+            guard status == AMQP_STATUS_OK.rawValue else {
+                finish(.library(status))
+                break
+            }
+            received = true
+            dispatch(frame)
+        }
+        handOverDeliveries()
+        // Taken after librabbitmq's reads, so this deadline is never earlier than its own.
+        if received { lastInbound = .now }
+    }
+
+    /// Ends the loop after this pass; `nil` for a close by this client.
+    func finish(_ error: AMQPError?) {
+        if phase.isFinished { return }
+        phase = .finished(error)
+    }
+
+    /// Fails everything still pending, releases the C connection, then reports the end.
+    private func tearDown() {
+        guard case .finished(let error) = phase else { return }
+        let failure = error ?? .closed
+        core.markOpen(false)
+        let unstarted = commands + core.stopAccepting(with: failure)
+        commands = []
+        for case let channel? in channels {
+            channel.fail(failure)
+        }
+        channels = []
+        for command in unstarted {
+            fail(command, with: failure)
+        }
+        for confirmation in heldPublishes ?? [] {
+            confirmation.resolve(failure)
+        }
+        heldPublishes = nil
+        amqp_destroy_connection(state)
+        if let error {
+            logger.error("AMQP connection lost", metadata: ["error": "\(error)"])
+        } else {
+            logger.info("AMQP connection closed")
+        }
+        core.eventSink.yield(.closed(error))
+        core.eventSink.finish()
+        for reply in closeReplies {
+            reply(.success(()))
+        }
+    }
+}
+
+extension IOLoop.Phase {
+    var isFinished: Bool {
+        if case .finished = self { true } else { false }
+    }
+}

@@ -1,0 +1,167 @@
+import CRabbitMQ
+import Foundation
+import Testing
+
+@testable import AMQP
+
+@Suite("Field tables and properties through librabbitmq's C representation and wire format")
+struct FieldTableTests {
+    static let everyValue: [(String, FieldValue)] = [
+        ("bool-true", .bool(true)),
+        ("bool-false", .bool(false)),
+        ("int8", .int8(-128)),
+        ("int16", .int16(-32_768)),
+        ("int32", .int32(Int32.min)),
+        ("int64", .int64(Int64.min)),
+        ("uint8", .uint8(255)),
+        ("uint16", .uint16(65_535)),
+        ("uint32", .uint32(UInt32.max)),
+        ("float", .float(-1.5)),
+        ("double", .double(3.141_592_653_589_793)),
+        ("decimal", .decimal(scale: 2, value: 12_345)),
+        ("string", .string("grüße, 世界")),
+        ("empty-string", .string("")),
+        ("bytes", .bytes([0, 1, 0xFE, 0xFF])),
+        ("empty-bytes", .bytes([])),
+        ("timestamp", .timestamp(Date(timeIntervalSince1970: 1_700_000_000))),
+        ("void", .void),
+        ("array", .array([.int32(1), .string("two"), .array([.bool(true), .void]), .table(["deep": .double(0.5)])])),
+        ("empty-array", .array([])),
+        ("table", .table(["nested": .table(["deeper": .int64(7)]), "list": .array([.uint8(1)])])),
+        ("empty-table", .table([:])),
+    ]
+
+    @Test("every value type survives Swift → amqp_table_t → Swift", arguments: everyValue.map(\.0))
+    func roundTripsEachType(_ key: String) {
+        let value = Self.everyValue.first { $0.0 == key }!.1
+        let table: FieldTable = [key: value]
+        let arena = Arena()
+        let c = arena.table(table)
+        #expect(c.num_entries == 1)
+        #expect(FieldTable(c) == table)
+    }
+
+    @Test("a table of every type keeps its entries and their order")
+    func roundTripsWholeTable() {
+        let table = FieldTable(Self.everyValue)
+        let arena = Arena()
+        let decoded = FieldTable(arena.table(table))
+        #expect(decoded == table)
+        #expect(decoded.keys == Self.everyValue.map(\.0))
+    }
+
+    @Test("a table of every type survives librabbitmq's wire encoding and decoding")
+    func roundTripsThroughWireFormat() throws {
+        let table = FieldTable(Self.everyValue)
+        let arena = Arena()
+        var c = arena.table(table)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var written = 0
+        let encoded = buffer.withUnsafeMutableBytes { raw in
+            amqp_encode_table(amqp_bytes_t(len: raw.count, bytes: raw.baseAddress), &c, &written)
+        }
+        #expect(encoded == AMQP_STATUS_OK.rawValue)
+
+        var pool = amqp_pool_t()
+        init_amqp_pool(&pool, 4096)
+        defer { empty_amqp_pool(&pool) }
+        var decoded = amqp_table_t()
+        var read = 0
+        let status = buffer.withUnsafeMutableBytes { raw in
+            amqp_decode_table(amqp_bytes_t(len: written, bytes: raw.baseAddress), &pool, &decoded, &read)
+        }
+        #expect(status == AMQP_STATUS_OK.rawValue)
+        #expect(read == written)
+        #expect(FieldTable(decoded) == table)
+    }
+
+    @Test("values are encoded with the type codes RabbitMQ expects")
+    func kinds() {
+        let expected: [(FieldValue, Character)] = [
+            (.bool(true), "t"), (.int8(1), "b"), (.int16(1), "s"), (.int32(1), "I"), (.int64(1), "l"),
+            (.uint8(1), "B"), (.uint16(1), "u"), (.uint32(1), "i"), (.float(1), "f"), (.double(1), "d"),
+            (.decimal(scale: 1, value: 1), "D"), (.string("s"), "S"), (.bytes([1]), "x"), (.array([]), "A"),
+            (.table([:]), "F"), (.timestamp(Date()), "T"), (.void, "V"),
+        ]
+        let arena = Arena()
+        for (value, kind) in expected {
+            #expect(Character(Unicode.Scalar(arena.value(value).kind)) == kind, "\(value)")
+        }
+    }
+
+    @Test("timestamps travel in whole seconds")
+    func timestampPrecision() {
+        let arena = Arena()
+        let decoded = FieldValue(arena.value(.timestamp(Date(timeIntervalSince1970: 1_700_000_000.75))))
+        #expect(decoded == .timestamp(Date(timeIntervalSince1970: 1_700_000_000)))
+        #expect(arena.value(.timestamp(Date(timeIntervalSince1970: -5))).value.u64 == 0)
+    }
+
+    @Test("an unsigned 64-bit value from another client keeps its bits")
+    func unsigned64() {
+        var field = amqp_field_value_t()
+        field.kind = UInt8(AMQP_FIELD_KIND_U64.rawValue)
+        field.value.u64 = 42
+        #expect(FieldValue(field) == .int64(42))
+    }
+
+    @Test("keys keep their first position; assigning nil removes")
+    func editing() {
+        var table: FieldTable = ["a": 1, "b": "two", "a": 3]
+        #expect(table.keys == ["a", "b"])
+        #expect(table["a"] == .int64(3))
+        table["c"] = true
+        table["b"] = nil
+        table["missing"] = nil
+        #expect(table.keys == ["a", "c"])
+        #expect(table.count == 2)
+        #expect(!table.isEmpty && FieldTable().isEmpty)
+        #expect(Array(table).map(\.key) == ["a", "c"])
+        #expect(table != ["c": true, "a": 3])
+    }
+
+    @Test("accessors read the matching cases")
+    func accessors() {
+        let table: FieldTable = [
+            "x-attempts": .int32(3), "small": .uint8(7), "text": "hello", "flag": true, "ratio": 0.25,
+            "single": .float(0.5), "raw": .bytes([9]), "list": [1, "a"], "nested": ["k": "v"],
+            "when": .timestamp(Date(timeIntervalSince1970: 60)),
+        ]
+        #expect(table["x-attempts"]?.intValue == 3)
+        #expect(table["small"]?.intValue == 7)
+        #expect(table["text"]?.stringValue == "hello")
+        #expect(table["text"]?.intValue == nil)
+        #expect(table["flag"]?.boolValue == true)
+        #expect(table["ratio"]?.doubleValue == 0.25)
+        #expect(table["single"]?.doubleValue == 0.5)
+        #expect(table["x-attempts"]?.doubleValue == 3)
+        #expect(table["raw"]?.bytesValue == [9])
+        #expect(table["list"]?.arrayValue == [.int64(1), .string("a")])
+        #expect(table["nested"]?.tableValue?["k"]?.stringValue == "v")
+        #expect(table["when"]?.dateValue == Date(timeIntervalSince1970: 60))
+        #expect(table["missing"] == nil)
+    }
+
+    @Test("every basic property survives Swift → amqp_basic_properties_t → Swift")
+    func propertiesRoundTrip() {
+        let properties = BasicProperties(
+            contentType: "application/cloudevents+json", contentEncoding: "identity",
+            headers: FieldTable(Self.everyValue), deliveryMode: .persistent, priority: 9,
+            correlationID: "corr-1", replyTo: "replies", expiration: "60000", messageID: "msg-1",
+            timestamp: Date(timeIntervalSince1970: 1_700_000_001), type: "notification.response",
+            userID: "guest", appID: "responder")
+        let arena = Arena()
+        #expect(BasicProperties(arena.properties(properties)) == properties)
+    }
+
+    @Test("properties left out are not sent")
+    func emptyProperties() {
+        let arena = Arena()
+        let c = arena.properties(BasicProperties())
+        #expect(c._flags == 0)
+        #expect(BasicProperties(c) == BasicProperties())
+        let transient = arena.properties(BasicProperties(deliveryMode: .transient))
+        #expect(transient._flags == amqp_flags_t(AMQP_BASIC_DELIVERY_MODE_FLAG))
+        #expect(transient.delivery_mode == 1)
+    }
+}
