@@ -5,14 +5,19 @@ import NotificationEvents
 import Responder
 import Synchronization
 
-/// The worker's work over one connection: declare the topology, consume inputs, run them through the
+/// The worker's work over one pair of connections: declare the topology, consume inputs, run them through the
 /// pipeline, publish what they produced, wait for the broker's confirms, then acknowledge the inputs.
+///
+/// Inputs arrive and are acknowledged on one connection and outputs leave on another, as RabbitMQ advises: when
+/// the broker blocks a publishing connection (memory or disk alarm), the consuming one keeps its acks and
+/// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
 ///
 /// ``run()`` returns once the consumer is cancelled and every input it received is settled (graceful shutdown,
 /// or the broker cancelled the consumer). It throws when the connection or a channel fails: inputs not yet
 /// acknowledged are then redelivered by the broker, and the inbox makes their second run effect-free.
 final class BrokerSession: Sendable {
-    private let connection: AMQPConnection
+    private let consuming: AMQPConnection
+    private let publishing: AMQPConnection
     private let configuration: WorkerConfiguration
     private let pipeline: ResponsePipeline
     private let readiness: Readiness
@@ -22,10 +27,11 @@ final class BrokerSession: Sendable {
     private let consumer = Mutex<(started: AMQPConsumer?, stopRequested: Bool)>((nil, false))
 
     init(
-        connection: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
+        consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
         readiness: Readiness, metrics: WorkerMetrics, logger: Logger
     ) {
-        self.connection = connection
+        self.consuming = consuming
+        self.publishing = publishing
         self.configuration = configuration
         self.pipeline = pipeline
         self.readiness = readiness
@@ -44,8 +50,8 @@ final class BrokerSession: Sendable {
     }
 
     func run() async throws {
-        let inputChannel = try await connection.openChannel()
-        let outputChannel = try await connection.openChannel()
+        let inputChannel = try await consuming.openChannel()
+        let outputChannel = try await publishing.openChannel()
         try await configuration.topology.declare(on: outputChannel)
         try await outputChannel.enablePublisherConfirms()
         try await inputChannel.setPrefetch(configuration.prefetch)
@@ -59,14 +65,13 @@ final class BrokerSession: Sendable {
         metrics.connected.record(1)
         logger.info("consuming", metadata: ["queue": "\(configuration.topology.inputQueue)"])
 
-        let gate = PublishGate()
-        let blockedWatcher = Task { await watchBlocking(gate: gate) }
+        let blockedWatcher = Task { await watchBlocking() }
         defer {
             blockedWatcher.cancel()
             readiness.set(.blocked, false)
             metrics.connected.record(0)
         }
-        try await process(deliveries, acks: Acknowledger(channel: inputChannel), output: outputChannel, gate: gate)
+        try await process(deliveries, acks: Acknowledger(channel: inputChannel), output: outputChannel)
         await inputChannel.close()
         await outputChannel.close()
     }
@@ -76,7 +81,7 @@ final class BrokerSession: Sendable {
     /// completion order (which keeps a notification's updates in order on the wire), and settling waits for the
     /// confirms and acknowledges.
     private func process(
-        _ deliveries: AMQPConsumer, acks: Acknowledger, output: AMQPChannel, gate: PublishGate
+        _ deliveries: AMQPConsumer, acks: Acknowledger, output: AMQPChannel
     ) async throws {
         let scheduler = ResponseScheduler<Intake>(
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency)
@@ -94,7 +99,6 @@ final class BrokerSession: Sendable {
             group.addTask {
                 defer { settlementSink.finish() }
                 for await completion in scheduler.completions {
-                    await gate.waitUntilOpen()
                     settlementSink.yield(try self.publish(completion, on: output))
                 }
             }
@@ -178,17 +182,15 @@ final class BrokerSession: Sendable {
         metrics.endToEnd.recordNanoseconds((ContinuousClock.now - settlement.intake.received).nanoseconds)
     }
 
-    private func watchBlocking(gate: PublishGate) async {
-        for await event in connection.events {
+    private func watchBlocking() async {
+        for await event in publishing.events {
             switch event {
             case .blocked(let reason):
                 logger.warning("the broker blocked publishing", metadata: ["reason": "\(reason)"])
-                gate.set(open: false)
                 readiness.set(.blocked, true)
                 metrics.blocked.record(1)
             case .unblocked:
                 logger.info("the broker unblocked publishing")
-                gate.set(open: true)
                 readiness.set(.blocked, false)
                 metrics.blocked.record(0)
             case .closed:

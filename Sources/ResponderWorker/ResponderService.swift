@@ -40,19 +40,28 @@ public struct ResponderService: Service {
         var random = SystemRandomNumberGenerator()
         while !current.isStopping {
             do {
-                let connection = try await AMQPConnection.connect(configuration.broker, logger: logger)
-                let session = BrokerSession(
-                    connection: connection, configuration: configuration, pipeline: pipeline, readiness: readiness,
-                    metrics: metrics, logger: logger)
-                current.begin(session)
+                let consuming = try await connect(role: "consumer")
+                let publishing: AMQPConnection
                 do {
-                    attempt = 0
-                    try await session.run()
-                    await connection.close()
+                    publishing = try await connect(role: "publisher")
                 } catch {
-                    await connection.close()
+                    await consuming.close()
                     throw error
                 }
+                let session = BrokerSession(
+                    consuming: consuming, publishing: publishing, configuration: configuration, pipeline: pipeline,
+                    readiness: readiness, metrics: metrics, logger: logger)
+                current.begin(session)
+                attempt = 0
+                do {
+                    try await session.run()
+                } catch {
+                    await consuming.close()
+                    await publishing.close()
+                    throw error
+                }
+                await consuming.close()
+                await publishing.close()
                 if current.isStopping { return }
                 logger.warning("the broker cancelled the consumer; reconnecting")
             } catch {
@@ -69,6 +78,15 @@ public struct ResponderService: Service {
                 try Task.checkCancellation()
             }
         }
+    }
+}
+
+extension ResponderService {
+    /// A connection named after the worker and its role, so operators can tell them apart in the broker.
+    private func connect(role: String) async throws -> AMQPConnection {
+        var broker = configuration.broker
+        broker.connectionName = "\(broker.connectionName ?? "responder") \(role)"
+        return try await AMQPConnection.connect(broker, logger: logger)
     }
 }
 
