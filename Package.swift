@@ -95,6 +95,18 @@ let package = Package(
             ]
         ),
 
+        // What the broker-backed test suites share: the test broker, a topology per test, `responder run`
+        // as a child process, and probes of the queues.
+        .target(
+            name: "WorkerHarness",
+            dependencies: ["AMQP", "NotificationEvents", "Responder", "ResponderWorker"],
+            path: "Tests/WorkerHarness"
+        ),
+        .testTarget(
+            name: "ResponderWorkerTests",
+            dependencies: ["ResponderWorker", "Responder", "NotificationEvents", "AMQP", "WorkerHarness"]
+        ),
+
         .executableTarget(
             name: "ResponderTool",
             dependencies: [

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where integration tests find the package's files and the `responder` executable of their own build.
+public enum Paths {
+    /// The package root.
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The package's Fixtures/red-green folder.
+    public static let fixtures = root.appendingPathComponent("Fixtures/red-green")
+
+    /// A recorded RedGreen session and its golden outputs, by name.
+    public static func session(_ name: String) -> URL { fixtures.appendingPathComponent("\(name).jsonl") }
+    public static func golden(_ name: String) -> URL { fixtures.appendingPathComponent("\(name).golden.jsonl") }
+
+    /// The `responder` executable of the same build as the tests: it sits next to the test binary.
+    public static var responder: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("responder")
+    }
+
+    /// A new empty folder for one test's files (state stores, logs).
+    public static func temporaryFolder(_ label: String = "responder-test") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}

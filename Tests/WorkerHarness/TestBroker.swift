@@ -1,0 +1,56 @@
+import AMQP
+import Foundation
+
+/// The broker `scripts/broker start` runs for the tests, found through `AMQP_URL`.
+public enum TestBroker {
+    /// The broker's URL; nil when the tests run without one.
+    public static let url = ProcessInfo.processInfo.environment["AMQP_URL"]
+
+    /// Whether a broker is there; broker suites are skipped, with a message naming scripts/test, without one.
+    public static var isAvailable: Bool { url != nil }
+
+    /// A connection named after the test, so `forceClose` and operators can find it.
+    public static func connect(name: String = #function) async throws -> AMQPConnection {
+        var configuration = try AMQPConfiguration(url: url ?? "")
+        configuration.connectionName = "worker-tests \(name) \(UUID().uuidString.prefix(8))"
+        return try await AMQPConnection.connect(configuration)
+    }
+
+    /// Runs `rabbitmqctl` against the test broker through `scripts/broker ctl` and returns its output.
+    @discardableResult
+    public static func ctl(_ arguments: String...) async throws -> String {
+        let port = try AMQPConfiguration(url: url ?? "").port
+        let result = try await ChildProcess.run(
+            Paths.root.appendingPathComponent("scripts/broker"), arguments: ["ctl"] + arguments,
+            environment: ["BROKER_PORT": "\(port)"])
+        guard result.status == 0 else {
+            throw HarnessError("rabbitmqctl \(arguments.joined(separator: " ")) exited \(result.status): \(result.output)")
+        }
+        return result.output
+    }
+
+    /// Closes, from the broker's side, every connection whose client-provided name contains `fragment`; returns
+    /// how many it closed.
+    @discardableResult
+    public static func forceClose(connectionsNamed fragment: String) async throws -> Int {
+        let lines = try await ctl("list_connections", "--no-table-headers", "pid", "client_properties")
+            .split(separator: "\n").filter { $0.contains(fragment) }
+        for line in lines {
+            guard let pid = line.split(separator: "\t").first else { continue }
+            try await ctl("close_connection", String(pid), "closed by a test")
+        }
+        return lines.count
+    }
+
+    /// Stops and starts the broker application (its queues and messages survive, its connections do not).
+    public static func restart() async throws {
+        try await ctl("stop_app")
+        try await ctl("start_app")
+    }
+}
+
+/// A harness failure, with what went wrong.
+public struct HarnessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,51 @@
+import AMQP
+import Foundation
+import ResponderWorker
+
+/// A topology of one test's own, so tests run side by side on one broker without taking each other's messages.
+public struct TestTopology: Sendable {
+    /// The names and shapes, every name prefixed with the test's id.
+    public let topology: Topology
+    public let prefix: String
+
+    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly.
+    public init(_ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5) {
+        prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
+        var topology = Topology()
+        topology.inputExchange = "\(prefix).responses"
+        topology.inputQueue = "\(prefix).responder.responses"
+        topology.outputExchange = "\(prefix).action-updates"
+        topology.outputQueue = "\(prefix).responder.action-updates"
+        topology.deadLetterExchange = "\(prefix).dead-letter"
+        topology.deadLetterQueue = "\(prefix).responder.dead-letter"
+        topology.retryDelays = retryDelays
+        topology.deliveryLimit = deliveryLimit
+        self.topology = topology
+    }
+
+    /// The environment that points `responder` at these names.
+    public var environment: [String: String] {
+        [
+            "RESPONDER_INPUT_EXCHANGE": topology.inputExchange,
+            "RESPONDER_INPUT_QUEUE": topology.inputQueue,
+            "RESPONDER_OUTPUT_EXCHANGE": topology.outputExchange,
+            "RESPONDER_OUTPUT_QUEUE": topology.outputQueue,
+            "RESPONDER_DEAD_LETTER_EXCHANGE": topology.deadLetterExchange,
+            "RESPONDER_DEAD_LETTER_QUEUE": topology.deadLetterQueue,
+            "RESPONDER_RETRY_DELAYS": topology.retryDelays.map(String.init).joined(separator: ","),
+            "RESPONDER_DELIVERY_LIMIT": String(topology.deliveryLimit),
+        ]
+    }
+
+    /// Declares everything, as the worker would, so a test can publish before any worker runs.
+    public func declare(on channel: AMQPChannel) async throws {
+        try await topology.declare(on: channel)
+    }
+
+    /// Deletes this test's exchanges and queues.
+    public func delete(on channel: AMQPChannel) async {
+        let plan = topology.declarations
+        for queue in plan.queues { _ = try? await channel.deleteQueue(queue.name) }
+        for exchange in plan.exchanges { try? await channel.deleteExchange(exchange.name) }
+    }
+}

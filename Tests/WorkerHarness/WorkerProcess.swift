@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `responder run` child process on the test broker, with its own topology, state file, metrics port and log.
+public final class WorkerProcess: @unchecked Sendable {
+    /// The port of its /metrics and /health endpoints.
+    public let metricsPort: Int
+    /// Where its stderr (the log) goes.
+    public let log: URL
+    private let process: Process
+
+    /// Starts `responder run` with `topology`'s names, state in `statePath`, and `environment` added (for example
+    /// `RESPONDER_FAULT`). Its log level is info, so tests can read what it did.
+    public init(
+        topology: TestTopology, statePath: String, environment: [String: String] = [:], arguments: [String] = []
+    ) throws {
+        metricsPort = try FreePort.find()
+        log = URL(fileURLWithPath: statePath + ".\(metricsPort).log")
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw HarnessError("cannot create \(log.path)")
+        }
+        process = Process()
+        process.executableURL = Paths.responder
+        process.arguments = ["run"] + arguments
+        var variables = ProcessInfo.processInfo.environment.merging(topology.environment) { $1 }
+        variables["RESPONDER_AMQP_URL"] = TestBroker.url
+        variables["RESPONDER_STATE"] = statePath
+        variables["RESPONDER_METRICS_PORT"] = String(metricsPort)
+        variables["RESPONDER_METRICS_HOST"] = "127.0.0.1"
+        variables["RESPONDER_LOG_LEVEL"] = "info"
+        variables["RESPONDER_WORKER_ID"] = "\(topology.prefix)-\(metricsPort)"
+        process.environment = variables.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+    }
+
+    /// The child's pid.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (SIGTERM, SIGKILL, ...).
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the child to exit and returns its status; throws when it is still running after `timeout`.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw HarnessError("worker still running after \(timeout)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return process.terminationStatus
+    }
+
+    /// The HTTP status of `path` on the metrics port, or nil when nothing answers.
+    public func status(of path: String) async -> Int? {
+        guard let url = URL(string: "http://127.0.0.1:\(metricsPort)\(path)") else { return nil }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 2
+        guard let (_, response) = try? await URLSession.shared.data(for: request) else { return nil }
+        return (response as? HTTPURLResponse)?.statusCode
+    }
+
+    /// The body of `/metrics`.
+    public func metrics() async throws -> String {
+        let url = URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!
+        let (data, _) = try await URLSession.shared.data(from: url)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Waits until `/health/ready` answers 200.
+    public func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
+        try await waitFor(timeout: timeout, "worker ready") { await self.status(of: "/health/ready") == 200 }
+    }
+
+    /// The log so far.
+    public var logText: String {
+        (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// Polls `condition` every 100 ms until it holds; throws, naming `what`, after `timeout`.
+public func waitFor(
+    timeout: Duration = .seconds(60), _ what: String, _ condition: @Sendable () async throws -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw HarnessError("timed out after \(timeout) waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+}
+
+/// A TCP port nothing listens on now, found by binding port 0.
+public enum FreePort {
+    public static func find() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw HarnessError("socket() failed") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
+        guard bound == 0 else { throw HarnessError("bind() failed") }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard named == 0 else { throw HarnessError("getsockname() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
