@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func theSessionsTakeEveryPath() {
-        #expect(Self.sessions == ["default-and-dismiss", "interleaved", "malformed", "redelivered", "rotations"])
+        #expect(Self.sessions == ["default-and-dismiss", "demo", "interleaved", "malformed", "redelivered", "rotations"])
         for name in Self.sessions {
             #expect(FileManager.default.fileExists(atPath: Locations.golden(name).path), "\(name) has no golden")
         }
