@@ -73,9 +73,13 @@ async def main():
             if processed == args.events:
                 finished.set()
 
-        await queue.consume(on_response)
+        consumer_tag = await queue.consume(on_response)
         await finished.wait()
         elapsed = time.monotonic() - started
+        # Closing the channel waits for the broker's close-ok, which follows every ack sent before it; closing
+        # only the connection could drop acks still queued in the client.
+        await queue.cancel(consumer_tag)
+        await channel.close()
         print(f"peer: {processed} responses in {elapsed:.2f} s ({processed / elapsed:.0f}/s)", file=sys.stderr)
 
 
