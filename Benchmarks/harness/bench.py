@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -31,6 +32,8 @@ def parse_arguments():
                         help="what to measure, of: " + ", ".join([v.name for v in VARIANTS] + ["replay"]))
     parser.add_argument("--soak", action="store_true", help="also run the soak through responder run")
     parser.add_argument("--soak-events", type=int, default=1_000_000, help="events in the soak (default 1000000)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per variant and prefetch; the median by events/s is reported (default 1)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 5000 events, soak of 20000")
     parser.add_argument("--url", default=os.environ.get("BENCH_AMQP_URL"), help="broker URL (scripts/bench sets it)")
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
@@ -70,6 +73,9 @@ def build_responder(repo, log_dir):
     """Builds `responder` in release mode when this checkout has it; a failed build is reported, not fatal."""
     if "ResponderTool" not in (repo / "Package.swift").read_text():
         return
+    if shutil.which("swift") is None:
+        print("bench: no swift toolchain here, so the responder is not built", file=sys.stderr)
+        return
     print("bench: building responder (swift build -c release --product responder)", file=sys.stderr)
     with open(log_dir / "swift-build.log", "wb") as log:
         built = subprocess.run(["swift", "build", "-c", "release", "--product", "responder"], cwd=repo,
@@ -96,7 +102,7 @@ async def main():
     await broker.open()
     broker_pid = broker.pid()
     document = {"started": started, "events": setup.events, "expected_updates": expected_updates,
-                "prefetch": arguments.prefetch, "machine": machine_facts(broker),
+                "prefetch": arguments.prefetch, "repeat": arguments.repeat, "machine": machine_facts(broker),
                 "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "skipped": []}
 
     for variant in selected:
@@ -106,8 +112,11 @@ async def main():
             continue
         expected = setup.events if variant.publishes_every_event else expected_updates
         for prefetch in arguments.prefetch:
-            document["runs"].append(await drain(broker, broker_pid, setup, variant, prefetch, fixture, expected,
-                                                log_dir, scratch / f"{variant.name}-p{prefetch}"))
+            attempts = [await drain(broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
+                                    scratch / f"{variant.name}-p{prefetch}",
+                                    label=f"{variant.name} prefetch {prefetch} run {attempt}")
+                        for attempt in range(1, arguments.repeat + 1)]
+            document["runs"].append(report.median_run(attempts))
 
     if "replay" in arguments.only:
         if why := responder_lacks(setup, "replay"):

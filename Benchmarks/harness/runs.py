@@ -82,7 +82,7 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
         return {**result, "status": "failed", "why": f"the input queue holds {filled} messages after filling"}
     await asyncio.sleep(SETTLE_SECONDS)
 
-    log_path = log_dir / (label.replace(" prefetch ", "-p").replace(" ", "-") + ".log")
+    log_path = log_dir / (label.replace(" prefetch ", "-p").replace(" run ", "-").replace(" ", "-") + ".log")
     broker_before, busy_before, own_before = cpu_seconds(broker_pid), machine_busy_seconds(), own_cpu_seconds()
     client = Client(variant.command(setup, prefetch, fresh(scratch)), client_env(variant, setup), log_path)
     seen = await watch(client, broker, variant, setup.events, expected_outputs, sample_every)
@@ -110,7 +110,8 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
         client_cpu_us_per_event=round(cpu * 1e6 / setup.events, 2),
         peak_rss_kib=client.peak_rss_kib,
         broker_cpu_us_per_event=round(broker_cpu * 1e6 / setup.events, 2),
-        other_load_cores=round((busy - broker_cpu - cpu) / lifetime, 2),
+        # Clock ticks are 10 ms, so an idle machine can come out a hair below zero.
+        other_load_cores=max(0.0, round((busy - broker_cpu - cpu) / lifetime, 2)),
         log=str(log_path))
     if sample_every:
         result["rss_samples"] = seen.rss_samples
