@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""The benchmark harness behind scripts/bench (which installs, builds and starts the broker, then runs this).
+"""Benchmarks the responder against the physical limit and an aio-pika peer, on one broker.
+
+This is the harness behind scripts/bench, which installs what is needed, builds, starts the broker and runs it.
 
 For each variant and prefetch it resets the queues, fills the input queue with the same N events, runs the client
 until every event is processed, and measures it; then `responder replay` and, with --soak, a long run with RSS
@@ -24,6 +26,7 @@ from broker import Broker
 from runs import drain, replay
 from variants import VARIANTS, Setup, responder_lacks
 
+
 def parse_arguments():
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100_000, help="events per run (default 100000)")
@@ -36,7 +39,8 @@ def parse_arguments():
                         help="runs per variant and prefetch; the median by events/s is reported (default 1)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 5000 events, soak of 20000")
     parser.add_argument("--url", default=os.environ.get("BENCH_AMQP_URL"), help="broker URL (scripts/bench sets it)")
-    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2])
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2],
+                        help="the checkout to benchmark (default: the one this file is in)")
     parser.add_argument("--build", type=Path, help="the benchmark build folder (default REPO/.build-bench)")
     parser.add_argument("--results", type=Path, help="where reports go (default REPO/bench-results)")
     parser.add_argument("--broker-ctl", default=None, help="command prefix for rabbitmqctl (default scripts/broker ctl)")
@@ -114,7 +118,8 @@ async def main():
         for prefetch in arguments.prefetch:
             attempts = [await drain(broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
                                     scratch / f"{variant.name}-p{prefetch}",
-                                    label=f"{variant.name} prefetch {prefetch} run {attempt}")
+                                    label=f"{variant.name} prefetch {prefetch}"
+                                    + (f" run {attempt}" if arguments.repeat > 1 else ""))
                         for attempt in range(1, arguments.repeat + 1)]
             document["runs"].append(report.median_run(attempts))
 
