@@ -16,6 +16,7 @@ POLL_SECONDS = 0.02
 SETTLE_SECONDS = 2.0      # after filling: let the broker finish writing before the clock starts
 REQUEUE_SECONDS = 1.0     # after a client exits: let the broker requeue anything it left unacked
 GRACE_SECONDS = 60.0      # a SIGTERMed client must be gone by then
+STALL_SECONDS = 10.0      # input queue empty, outputs short of the expected count and not growing: give up
 
 
 def fill(setup, fixture, log_dir):
@@ -42,28 +43,38 @@ class Watched:
 
 async def watch(client, broker, variant, events, expected_outputs, sample_every):
     """Polls the client and the queues until the client exits. A variant that does not exit by itself is sent
-    SIGTERM once the input queue has nothing ready and every expected output is in the output queue."""
+    SIGTERM once the input queue has nothing ready and every expected output is in the output queue, or once the
+    outputs stop growing short of that (a failed run: it published fewer updates than the RedGreen logic yields)."""
     seen = Watched()
     next_sample = client.started
     deadline = client.started + 60 + events / 200
-    terminated = None
+    terminated, killed = None, False
+    last_outputs, last_change = None, client.started
     while not client.poll():
         now = time.monotonic()
         ready = await broker.ready(INPUT_QUEUE)
         if seen.first_taken is None and ready < events:
             seen.first_taken = now
-        if (not variant.exits_when_done and terminated is None and ready == 0
-                and await broker.ready(OUTPUT_QUEUE) >= expected_outputs):
-            seen.done = terminated = now
-            client.terminate()
+        if not variant.exits_when_done and terminated is None and ready == 0:
+            outputs = await broker.ready(OUTPUT_QUEUE)
+            if outputs != last_outputs:
+                last_outputs, last_change = outputs, now
+            if outputs >= expected_outputs:
+                seen.done = terminated = now
+                client.terminate()
+            elif now > last_change + STALL_SECONDS:
+                seen.failure = f"stalled at {outputs} of {expected_outputs} expected outputs"
+                terminated = now
+                client.terminate()
         if sample_every and now >= next_sample:
             seen.rss_samples.append({"t": round(now - client.started, 2), "rss_kib": client.rss_kib() or 0,
                                      "taken": events - ready})
             next_sample += sample_every
-        if seen.failure is None and (now > deadline or (terminated and now > terminated + GRACE_SECONDS)):
-            seen.failure = ("did not exit after SIGTERM" if terminated
-                            else f"not done after {deadline - client.started:.0f} s")
+        if not killed and (now > deadline or (terminated and now > terminated + GRACE_SECONDS)):
+            seen.failure = seen.failure or ("did not exit after SIGTERM" if terminated
+                                            else f"not done after {deadline - client.started:.0f} s")
             client.kill()
+            killed = True
         await asyncio.sleep(POLL_SECONDS)
     return seen
 
