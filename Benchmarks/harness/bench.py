@@ -109,19 +109,25 @@ async def main():
                 "prefetch": arguments.prefetch, "repeat": arguments.repeat, "machine": machine_facts(broker),
                 "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "skipped": []}
 
+    runnable = []
     for variant in selected:
         if why := variant.unavailable(setup):
             print(f"bench: skipping {variant.name}: {why}", file=sys.stderr)
             document["skipped"].append(f"{variant.name}: {why}")
-            continue
-        expected = setup.events if variant.publishes_every_event else expected_updates
+        else:
+            runnable.append(variant)
+    # Variants take turns within each prefetch and each round, so load from elsewhere on a shared machine falls
+    # on all of them alike rather than on whichever ran while it lasted.
+    attempts = {(variant.name, prefetch): [] for variant in runnable for prefetch in arguments.prefetch}
+    for attempt in range(1, arguments.repeat + 1):
         for prefetch in arguments.prefetch:
-            attempts = [await drain(broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
-                                    scratch / f"{variant.name}-p{prefetch}",
-                                    label=f"{variant.name} prefetch {prefetch}"
-                                    + (f" run {attempt}" if arguments.repeat > 1 else ""))
-                        for attempt in range(1, arguments.repeat + 1)]
-            document["runs"].append(report.median_run(attempts))
+            for variant in runnable:
+                expected = setup.events if variant.publishes_every_event else expected_updates
+                label = f"{variant.name} prefetch {prefetch}" + (f" run {attempt}" if arguments.repeat > 1 else "")
+                attempts[(variant.name, prefetch)].append(await drain(
+                    broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
+                    scratch / f"{variant.name}-p{prefetch}", label=label))
+    document["runs"] = [report.median_run(runs) for runs in attempts.values()]
 
     if "replay" in arguments.only:
         if why := responder_lacks(setup, "replay"):
