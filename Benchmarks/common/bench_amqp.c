@@ -134,8 +134,8 @@ uint64_t confirms_sent(struct confirms *c, uint64_t value) {
     return sequence;
 }
 
-uint64_t confirms_last_value(const struct confirms *c) {
-    return c->value[c->confirmed & c->mask];
+uint64_t confirms_value(const struct confirms *c, uint64_t sequence) {
+    return c->value[sequence & c->mask];
 }
 
 static void apply_ack(struct confirms *c, uint64_t tag, int multiple) {

@@ -46,8 +46,8 @@ void confirms_init(struct confirms *c, uint64_t most_in_flight);
 void confirms_free(struct confirms *c);
 /* Records a publish just sent with `value`; returns its sequence number. */
 uint64_t confirms_sent(struct confirms *c, uint64_t value);
-/* The caller's value of the last confirmed publish (only when confirmed > 0). */
-uint64_t confirms_last_value(const struct confirms *c);
+/* The caller's value of publish `sequence`, while that publish is among the last `capacity` sent. */
+uint64_t confirms_value(const struct confirms *c, uint64_t sequence);
 /* Waits for the next frame, which must be a confirm, and applies it. A nack, a returned (unroutable) publish or a
  * closed channel ends the program: the benchmark must never count work the broker did not take. */
 void confirms_wait_frame(amqp_connection_state_t conn, struct confirms *c);

@@ -122,7 +122,7 @@ async def main():
     for attempt in range(1, arguments.repeat + 1):
         for prefetch in arguments.prefetch:
             for variant in runnable:
-                expected = setup.events if variant.publishes_every_event else expected_updates
+                expected = variant.expected_outputs(setup.events, expected_updates)
                 label = f"{variant.name} prefetch {prefetch}" + (f" run {attempt}" if arguments.repeat > 1 else "")
                 attempts[(variant.name, prefetch)].append(await drain(
                     broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
@@ -147,7 +147,8 @@ async def main():
             soak_fixture = fixtures.fixture(soak_setup.events, arguments.build / "fixtures")
             prefetch = report.TARGET_PREFETCH
             soak = await drain(broker, broker_pid, soak_setup, responder, prefetch, soak_fixture,
-                               fixtures.expected_updates(soak_fixture), log_dir, scratch / "soak", sample_every=1.0,
+                               responder.expected_outputs(soak_setup.events, fixtures.expected_updates(soak_fixture)),
+                               log_dir, scratch / "soak", sample_every=1.0,
                                label=f"soak prefetch {prefetch}")
             soak["rss"] = report.soak_summary(soak.get("rss_samples", []), soak_setup.events)
             document["soak"] = soak

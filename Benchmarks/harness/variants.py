@@ -32,8 +32,8 @@ class Variant:
     # The command for one run at a prefetch, given a fresh scratch folder for that run.
     command: Callable[[Setup, int, Path], list]
     env: Callable[[Setup], dict]
-    # True: one output per event; False: one per RedGreen update.
-    publishes_every_event: bool
+    # How many outputs a run publishes, from the number of events and of RedGreen updates among them.
+    expected_outputs: Callable[[int, int], int]
     # True: exits by itself after `events`; False: runs until the harness sees the queue drained and sends SIGTERM.
     exits_when_done: bool
     # None when the variant can run here, else why it cannot.
@@ -58,7 +58,17 @@ VARIANTS = [
         command=lambda setup, prefetch, scratch: [
             str(setup.build / "limit"), "--events", str(setup.events), "--prefetch", str(prefetch)],
         env=lambda setup: {"AMQP_URL": setup.url},
-        publishes_every_event=True,
+        expected_outputs=lambda events, updates: events,
+        exits_when_done=True,
+    ),
+    Variant(
+        name="limit-quarter",
+        summary="the limit answering one event in four (RedGreen updates about 24%): the others' broker work",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.build / "limit"), "--events", str(setup.events), "--prefetch", str(prefetch),
+            "--publish-every", "4"],
+        env=lambda setup: {"AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: events // 4,
         exits_when_done=True,
     ),
     Variant(
@@ -68,7 +78,7 @@ VARIANTS = [
             setup.python, str(setup.repo / "Benchmarks" / "peer" / "peer.py"),
             "--events", str(setup.events), "--prefetch", str(prefetch)],
         env=lambda setup: {"AMQP_URL": setup.url},
-        publishes_every_event=False,
+        expected_outputs=lambda events, updates: updates,
         exits_when_done=True,
     ),
     Variant(
@@ -77,7 +87,7 @@ VARIANTS = [
         command=lambda setup, prefetch, scratch: [
             str(setup.responder), "run", "--state", str(scratch / "state.sqlite"), "--prefetch", str(prefetch)],
         env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
-        publishes_every_event=False,
+        expected_outputs=lambda events, updates: updates,
         exits_when_done=False,
         unavailable=lambda setup: responder_lacks(setup, "run"),
     ),
