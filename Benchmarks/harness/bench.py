@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Benchmarks the responder against the physical limit and an aio-pika peer, on one broker.
+
+This is the harness behind scripts/bench, which installs what is needed, builds, starts the broker and runs it.
+
+For each variant and prefetch it resets the queues, fills the input queue with the same N events, runs the client
+until every event is processed, and measures it; then `responder replay` and, with --soak, a long run with RSS
+sampled every second. Writes bench-results/bench-TIME.{json,md} and prints the markdown.
+"""
+import argparse
+import asyncio
+import dataclasses
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+
+import fixtures
+import report
+from broker import Broker
+from runs import drain, replay
+from variants import VARIANTS, Setup, responder_lacks
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000, help="events per run (default 100000)")
+    parser.add_argument("--prefetch", default="50,200,1000", help="prefetch values (default 50,200,1000)")
+    parser.add_argument("--only", default=",".join([v.name for v in VARIANTS] + ["replay"]),
+                        help="what to measure, of: " + ", ".join([v.name for v in VARIANTS] + ["replay"]))
+    parser.add_argument("--soak", action="store_true", help="also run the soak through responder run")
+    parser.add_argument("--soak-events", type=int, default=1_000_000, help="events in the soak (default 1000000)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per variant and prefetch; the median by events/s is reported (default 1)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 5000 events, soak of 20000")
+    parser.add_argument("--url", default=os.environ.get("BENCH_AMQP_URL"), help="broker URL (scripts/bench sets it)")
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2],
+                        help="the checkout to benchmark (default: the one this file is in)")
+    parser.add_argument("--build", type=Path, help="the benchmark build folder (default REPO/.build-bench)")
+    parser.add_argument("--results", type=Path, help="where reports go (default REPO/bench-results)")
+    parser.add_argument("--broker-ctl", default=None, help="command prefix for rabbitmqctl (default scripts/broker ctl)")
+    arguments = parser.parse_args()
+    if arguments.quick:
+        arguments.events, arguments.soak_events = 5_000, 20_000
+    arguments.prefetch = [int(p) for p in arguments.prefetch.split(",")]
+    arguments.only = arguments.only.split(",")
+    known = {v.name for v in VARIANTS} | {"replay"}
+    if unknown := set(arguments.only) - known:
+        parser.error(f"unknown in --only: {', '.join(sorted(unknown))}")
+    if not arguments.url:
+        parser.error("no broker URL: run scripts/bench, or pass --url")
+    arguments.build = arguments.build or arguments.repo / ".build-bench"
+    arguments.results = arguments.results or arguments.repo / "bench-results"
+    arguments.broker_ctl = arguments.broker_ctl.split() if arguments.broker_ctl else [
+        str(arguments.repo / "scripts" / "broker"), "ctl"]
+    return arguments
+
+
+def machine_facts(broker):
+    with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+        model = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), "unknown")
+    with open("/proc/meminfo", encoding="ascii") as meminfo:
+        memory_kib = int(meminfo.readline().split()[1])
+    librabbitmq = subprocess.run(["pkg-config", "--modversion", "librabbitmq"], capture_output=True, text=True)
+    return {"nproc": len(os.sched_getaffinity(0)), "cpu_model": model,
+            "memory_gib": round(memory_kib / 1024 / 1024, 1), "kernel": platform.release(),
+            **broker.versions(), "librabbitmq": librabbitmq.stdout.strip(),
+            "python": platform.python_version(), "aio_pika": version("aio-pika")}
+
+
+def build_responder(repo, log_dir):
+    """Builds `responder` in release mode when this checkout has it; a failed build is reported, not fatal."""
+    if "ResponderTool" not in (repo / "Package.swift").read_text():
+        return
+    if shutil.which("swift") is None:
+        print("bench: no swift toolchain here, so the responder is not built", file=sys.stderr)
+        return
+    print("bench: building responder (swift build -c release --product responder)", file=sys.stderr)
+    with open(log_dir / "swift-build.log", "wb") as log:
+        built = subprocess.run(["swift", "build", "-c", "release", "--product", "responder"], cwd=repo,
+                               stdout=log, stderr=subprocess.STDOUT)
+    if built.returncode != 0:
+        print(f"bench: the responder build failed, see {log_dir / 'swift-build.log'}", file=sys.stderr)
+
+
+async def main():
+    arguments = parse_arguments()
+    started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%SZ")
+    arguments.results.mkdir(parents=True, exist_ok=True)
+    log_dir = arguments.results / f"logs-{started}"
+    log_dir.mkdir()
+    scratch = arguments.build / "scratch"
+    setup = Setup(repo=arguments.repo, build=arguments.build, url=arguments.url, events=arguments.events)
+    selected = [v for v in VARIANTS if v.name in arguments.only]
+    if any(v.name == "responder" for v in selected) or "replay" in arguments.only or arguments.soak:
+        build_responder(arguments.repo, log_dir)
+
+    fixture = fixtures.fixture(setup.events, arguments.build / "fixtures")
+    expected_updates = fixtures.expected_updates(fixture)
+    broker = Broker(arguments.url, arguments.broker_ctl)
+    await broker.open()
+    broker_pid = broker.pid()
+    document = {"started": started, "events": setup.events, "expected_updates": expected_updates,
+                "prefetch": arguments.prefetch, "repeat": arguments.repeat, "machine": machine_facts(broker),
+                "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "skipped": []}
+
+    runnable = []
+    for variant in selected:
+        if why := variant.unavailable(setup):
+            print(f"bench: skipping {variant.name}: {why}", file=sys.stderr)
+            document["skipped"].append(f"{variant.name}: {why}")
+        else:
+            runnable.append(variant)
+    # Variants take turns within each prefetch and each round, so load from elsewhere on a shared machine falls
+    # on all of them alike rather than on whichever ran while it lasted.
+    attempts = {(variant.name, prefetch): [] for variant in runnable for prefetch in arguments.prefetch}
+    for attempt in range(1, arguments.repeat + 1):
+        for prefetch in arguments.prefetch:
+            for variant in runnable:
+                expected = variant.expected_outputs(setup.events, expected_updates)
+                label = f"{variant.name} prefetch {prefetch}" + (f" run {attempt}" if arguments.repeat > 1 else "")
+                attempts[(variant.name, prefetch)].append(await drain(
+                    broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
+                    scratch / f"{variant.name}-p{prefetch}", label=label))
+    document["runs"] = [report.median_run(runs) for runs in attempts.values()]
+
+    if "replay" in arguments.only:
+        if why := responder_lacks(setup, "replay"):
+            print(f"bench: skipping replay: {why}", file=sys.stderr)
+            document["skipped"].append(f"replay: {why}")
+        else:
+            for store in ("memory", "sqlite"):
+                document["replay"].append(await replay(setup, fixture, store, scratch / f"replay-{store}", log_dir))
+
+    if arguments.soak:
+        responder = next(v for v in VARIANTS if v.name == "responder")
+        soak_setup = dataclasses.replace(setup, events=arguments.soak_events)
+        if why := responder.unavailable(soak_setup):
+            print(f"bench: skipping the soak: {why}", file=sys.stderr)
+            document["skipped"].append(f"soak: {why}")
+        else:
+            soak_fixture = fixtures.fixture(soak_setup.events, arguments.build / "fixtures")
+            prefetch = report.TARGET_PREFETCH
+            soak = await drain(broker, broker_pid, soak_setup, responder, prefetch, soak_fixture,
+                               responder.expected_outputs(soak_setup.events, fixtures.expected_updates(soak_fixture)),
+                               log_dir, scratch / "soak", sample_every=1.0,
+                               label=f"soak prefetch {prefetch}")
+            soak["rss"] = report.soak_summary(soak.get("rss_samples", []), soak_setup.events)
+            document["soak"] = soak
+    await broker.close()
+
+    report.add_ratios(document["runs"])
+    document["targets"] = report.targets(document)
+    text = report.markdown(document)
+    (arguments.results / f"bench-{started}.json").write_text(json.dumps(document, indent=2) + "\n")
+    (arguments.results / f"bench-{started}.md").write_text(text)
+    print(text)
+    print(f"bench: wrote {arguments.results / f'bench-{started}.json'} and .md", file=sys.stderr)
+    return 0 if all(run["status"] == "ok" for run in document["runs"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,99 @@
+"""The clients the benchmark compares. Adding one is adding an entry to VARIANTS."""
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from broker import INPUT_QUEUE_ARGUMENTS
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the variants' commands need to know about this checkout and this run."""
+    repo: Path
+    build: Path       # the benchmark's own build folder (C programs, Python venv)
+    url: str          # the broker's AMQP URL
+    events: int
+
+    @property
+    def python(self):
+        return str(self.build / "venv" / "bin" / "python")
+
+    @property
+    def responder(self):
+        return self.repo / ".build" / "release" / "responder"
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    summary: str
+    # The command for one run at a prefetch, given a fresh scratch folder for that run.
+    command: Callable[[Setup, int, Path], list]
+    env: Callable[[Setup], dict]
+    # How many outputs a run publishes, from the number of events and of RedGreen updates among them.
+    expected_outputs: Callable[[int, int], int]
+    # True: exits by itself after `events`; False: runs until the harness sees the queue drained and sends SIGTERM.
+    exits_when_done: bool
+    # None when the variant can run here, else why it cannot.
+    unavailable: Callable[[Setup], Optional[str]] = lambda setup: None
+    input_queue_arguments: dict = field(default_factory=lambda: dict(INPUT_QUEUE_ARGUMENTS))
+
+
+def responder_lacks(setup, subcommand):
+    """Why `responder SUBCOMMAND` cannot run from this checkout, or None when it can."""
+    if not setup.responder.exists():
+        return f"{setup.responder} is not built (this checkout has no responder executable yet)"
+    probe = subprocess.run([str(setup.responder), subcommand, "--help"], capture_output=True)
+    if probe.returncode != 0:
+        return f"{setup.responder} has no `{subcommand}` subcommand yet"
+    return None
+
+
+VARIANTS = [
+    Variant(
+        name="limit",
+        summary="C on librabbitmq: consume, confirmed persistent publish, ack(multiple); no decoding",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.build / "limit"), "--events", str(setup.events), "--prefetch", str(prefetch)],
+        env=lambda setup: {"AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: events,
+        exits_when_done=True,
+    ),
+    Variant(
+        name="limit-quarter",
+        summary="the limit answering one event in four (RedGreen updates about 24%): the others' broker work",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.build / "limit"), "--events", str(setup.events), "--prefetch", str(prefetch),
+            "--publish-every", "4"],
+        env=lambda setup: {"AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: events // 4,
+        exits_when_done=True,
+    ),
+    Variant(
+        name="peer",
+        summary="Python aio-pika: json.loads, RedGreen in a dict, confirmed publish, then ack",
+        command=lambda setup, prefetch, scratch: [
+            setup.python, str(setup.repo / "Benchmarks" / "peer" / "peer.py"),
+            "--events", str(setup.events), "--prefetch", str(prefetch)],
+        env=lambda setup: {"AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: updates,
+        exits_when_done=True,
+    ),
+    Variant(
+        name="responder",
+        summary="responder run: RedGreen handlers, SQLite state store",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.responder), "run", "--state", str(scratch / "state.sqlite"), "--prefetch", str(prefetch)],
+        env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: updates,
+        exits_when_done=False,
+        unavailable=lambda setup: responder_lacks(setup, "run"),
+    ),
+]
+
+
+def client_env(variant, setup):
+    """The environment a client runs with: the harness's own plus the variant's."""
+    return {**os.environ, **variant.env(setup)}
