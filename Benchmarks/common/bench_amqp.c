@@ -88,14 +88,21 @@ static void declare_bound_queue(amqp_connection_state_t conn, const char *queue,
 }
 
 void bench_declare_topology(amqp_connection_state_t conn) {
-    amqp_table_entry_t input_arguments[2];
+    // The worker's input queue exactly (`responder topology`), so whoever declares it first, the others match.
+    amqp_table_entry_t input_arguments[4];
     input_arguments[0].key = amqp_cstring_bytes("x-queue-type");
     input_arguments[0].value.kind = AMQP_FIELD_KIND_UTF8;
     input_arguments[0].value.value.bytes = amqp_cstring_bytes("quorum");
     input_arguments[1].key = amqp_cstring_bytes("x-delivery-limit");
-    input_arguments[1].value.kind = AMQP_FIELD_KIND_I32;
-    input_arguments[1].value.value.i32 = 5;
-    amqp_table_t input_table = {.num_entries = 2, .entries = input_arguments};
+    input_arguments[1].value.kind = AMQP_FIELD_KIND_I64;
+    input_arguments[1].value.value.i64 = 5;
+    input_arguments[2].key = amqp_cstring_bytes("x-dead-letter-exchange");
+    input_arguments[2].value.kind = AMQP_FIELD_KIND_UTF8;
+    input_arguments[2].value.value.bytes = amqp_cstring_bytes("responder.dead-letter");
+    input_arguments[3].key = amqp_cstring_bytes("x-dead-letter-routing-key");
+    input_arguments[3].value.kind = AMQP_FIELD_KIND_UTF8;
+    input_arguments[3].value.value.bytes = amqp_cstring_bytes("responder.responses");
+    amqp_table_t input_table = {.num_entries = 4, .entries = input_arguments};
 
     declare_exchange(conn, INPUT_EXCHANGE);
     declare_exchange(conn, OUTPUT_EXCHANGE);

@@ -8,7 +8,12 @@ INPUT_EXCHANGE = "notifications.responses"
 INPUT_QUEUE = "responder.responses"
 OUTPUT_EXCHANGE = "notifications.action-updates"
 OUTPUT_QUEUE = "responder.action-updates"
-INPUT_QUEUE_ARGUMENTS = {"x-queue-type": "quorum", "x-delivery-limit": 5}
+# Exactly the worker's input queue (`responder topology`), so every variant drains the same kind of queue and the
+# worker's own declaration is equivalent to the harness's.
+INPUT_QUEUE_ARGUMENTS = {
+    "x-queue-type": "quorum", "x-delivery-limit": 5,
+    "x-dead-letter-exchange": "responder.dead-letter", "x-dead-letter-routing-key": "responder.responses",
+}
 
 
 class Broker:

@@ -29,7 +29,11 @@ async def declare_topology(channel):
         "notifications.action-updates", ExchangeType.TOPIC, durable=True
     )
     queue = await channel.declare_queue(
-        "responder.responses", durable=True, arguments={"x-queue-type": "quorum", "x-delivery-limit": 5}
+        "responder.responses", durable=True,
+        arguments={
+            "x-queue-type": "quorum", "x-delivery-limit": 5,
+            "x-dead-letter-exchange": "responder.dead-letter", "x-dead-letter-routing-key": "responder.responses",
+        },
     )
     await queue.bind(responses, "#")
     updates_queue = await channel.declare_queue("responder.action-updates", durable=True)
