@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "chat-replay", targets: ["ChatReplay"])
     ],
     dependencies: [
-        // The responder repository two levels up; in your own package, its git URL.
+        // The responder repository two levels up (in your own package, its git URL). Named, because a path
+        // dependency is otherwise known by its folder's name, which depends on where the repository was cloned.
         .package(name: "responder", path: "../.."),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
