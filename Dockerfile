@@ -5,9 +5,10 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq-dev libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# The manifest names the test targets too, so their folders must be there for it to resolve.
 COPY Package.swift ./
 COPY Sources ./Sources
-COPY Schemas ./Schemas
+COPY Tests ./Tests
 RUN swift build -c release --product responder --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/responder" /responder
 

@@ -8,7 +8,7 @@ struct HandlerOptions: ParsableArguments {
     static let defaultStatePath = "responder-state.sqlite"
 
     @Option(
-        help: "A categories file (Schemas/notification-categories.v1) registered instead of the built-in RedGreen categories. (env: RESPONDER_CATEGORIES; default: RedGreen's)",
+        help: "A categories file (Schemas/notification-categories.v1) registered instead of the built-in RedGreen categories; the RedGreen handlers stay (other handlers need a package of your own: see README). (env: RESPONDER_CATEGORIES; default: RedGreen's)",
         completion: .file(extensions: ["json"]))
     var categories: String?
 
