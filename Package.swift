@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
+        .executable(name: "responder-bench", targets: ["ResponderBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -72,6 +73,17 @@ let package = Package(
                 "Responder",
                 "RedGreenExample",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Micro-benchmarks of the pipeline and replay, for profiling (scripts/bench measures the whole worker).
+        .executableTarget(
+            name: "ResponderBenchmark",
+            dependencies: [
+                "Responder",
+                "RedGreenExample",
+                "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
