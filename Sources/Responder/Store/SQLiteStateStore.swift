@@ -122,7 +122,7 @@ public final class SQLiteStateStore: StateStore {
         let actions: Data = row["actions"]
         return NotificationRecord(
             requestIdentifier: requestIdentifier, categoryIdentifier: row["category_identifier"],
-            actions: try EventCodec.decoder.decode([NotificationAction].self, from: actions), handlerStates: states,
+            actions: try EventCodec.decodeStored([NotificationAction].self, from: actions), handlerStates: states,
             version: row["version"])
     }
 
@@ -142,7 +142,7 @@ public final class SQLiteStateStore: StateStore {
             let body: Data = row["body"]
             return OutboundMessage(
                 exchange: row["exchange"], routingKey: row["routing_key"], body: Array(body),
-                properties: try EventCodec.decoder.decode(MessageProperties.self, from: properties))
+                properties: try EventCodec.decodeStored(MessageProperties.self, from: properties))
         }
     }
 }
