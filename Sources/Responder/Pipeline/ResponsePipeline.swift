@@ -102,7 +102,9 @@ public struct ResponsePipeline: Sendable {
                         eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
                     let changed = handled.record == record ? nil : handled.record
-                    switch try await store.commit(StateCommit(inboxEntry: entry, notification: changed)) {
+                    let commit = StateCommit(
+                        inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
+                    switch try await store.commit(commit) {
                     case .committed:
                         return .completed(
                             outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
