@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
+        .executable(name: "responder-bench", targets: ["ResponderBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -52,6 +53,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, for the state store's statements per event (GRDB's own product).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -120,6 +123,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Micro-benchmarks of the pipeline and replay, for profiling (scripts/bench measures the whole worker).
+        .executableTarget(
+            name: "ResponderBenchmark",
+            dependencies: [
+                "Responder",
+                "RedGreenExample",
+                "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

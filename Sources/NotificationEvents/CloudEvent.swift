@@ -38,7 +38,7 @@ public struct CloudEvent<Payload: Sendable & Hashable & Codable>: Sendable, Hash
     }
 }
 
-extension CloudEvent {
+extension CloudEvent: ContractObject {
     private enum CodingKeys: String, CodingKey {
         case specversion, id, source, type, time, subject, datacontenttype, data
     }
@@ -46,7 +46,14 @@ extension CloudEvent {
     /// Reads the envelope's attributes; `id` and `source` must not be empty. Which `specversion` and `type`
     /// are accepted is for ``EventCodec`` to say, per event.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         specversion = try container.decode(String.self, forKey: .specversion)
         id = try container.decodeNonEmpty(.id)
         source = try container.decodeNonEmpty(.source)

@@ -1,6 +1,6 @@
 /// The rules of the schemas beyond shapes and types (non-empty strings, ranges, no repeated items), as
 /// decoding steps. Each refusal names the field and the rule, never the value.
-extension KeyedDecodingContainer {
+extension ContractFields {
     /// A required string that must not be empty, as the schemas' `"minLength": 1`.
     func decodeNonEmpty(_ key: Key) throws -> String {
         let text = try decode(String.self, forKey: key)
@@ -62,7 +62,7 @@ extension KeyedDecodingContainer {
 
     /// An error at `key` saying what rule its value breaks.
     func violation(_ key: Key, _ problem: String) -> DecodingError {
-        DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: problem)
+        DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: problem))
     }
 }
 

@@ -90,6 +90,6 @@ public struct DeadLetterInfo: Sendable, Hashable, Codable {
 
     /// Reads the failure information from a dead-lettered message's headers; other headers are ignored.
     public init(headers: [String: JSONValue]) throws(EventDecodingError) {
-        self = try EventCodec.decode(DeadLetterInfo.self, from: .object(headers))
+        self = try EventCodec.decode(DeadLetterInfo.self, from: JSONTape(.object(headers)))
     }
 }

@@ -56,13 +56,22 @@ public enum EventCodec {
         try decode(type, from: StrictJSONParser.parse(Array(body)))
     }
 
+    /// Decodes a value that ``encode(_:)`` wrote and that was stored, such as a handler's state: by the
+    /// contract's JSON rules, except that values may nest as deep as ``encode(_:)`` writes them (511 levels).
+    /// Like Foundation's decoder it reads `Data` from base64, `URL` from its string and `Decimal` from a number.
+    public static func decodeStored<Value: Decodable>(
+        _ type: Value.Type, from bytes: some DataProtocol
+    ) throws(EventDecodingError) -> Value {
+        try decode(type, from: StrictJSONParser.parse(Array(bytes), maximumDepth: JSONText.maximumDepth))
+    }
+
     /// The bytes of `value` as stable JSON: sorted keys, no escaped slashes, RFC 3339 dates.
     ///
     /// Every value of the contract's types encodes, except a `Double` that is NaN or infinite, which no JSON
     /// can carry: building such a value is a programming error, and this traps on it.
     public static func encode(_ value: some Encodable) -> [UInt8] {
         do {
-            return Array(try encoder.encode(value))
+            return try ContractEncoder.encode(value)
         } catch {
             preconditionFailure("a contract value did not encode: \(error)")
         }
@@ -83,7 +92,8 @@ public enum EventCodec {
         return decoder
     }
 
-    /// The encoder the contract uses: sorted keys and RFC 3339 dates, so the same value gives the same bytes.
+    /// A Foundation encoder with the contract's settings: sorted keys, no escaped slashes, RFC 3339 dates.
+    /// ``encode(_:)`` writes the same bytes, faster.
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -94,9 +104,9 @@ public enum EventCodec {
         return encoder
     }
 
-    static func decode<Value: Decodable>(_ type: Value.Type, from json: JSONValue) throws(EventDecodingError) -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from tape: JSONTape) throws(EventDecodingError) -> Value {
         do {
-            return try ContractDecoder.decode(type, from: json, at: [])
+            return try ContractDecoder.decode(type, from: tape, at: 0)
         } catch let error as DecodingError {
             throw invalidField(error)
         } catch {
@@ -112,13 +122,13 @@ public enum EventCodec {
     private static func decodeEvent<Payload: Sendable & Hashable & Codable>(
         _ body: some DataProtocol, type expectedType: String
     ) throws(EventDecodingError) -> CloudEvent<Payload> {
-        let json = try StrictJSONParser.parse(Array(body))
-        let envelope = try decode(Envelope.self, from: json)
+        let tape = try StrictJSONParser.parse(Array(body))
+        let envelope = try decode(Envelope.self, from: tape)
         guard sameScalars(envelope.specversion, CloudEvent<Payload>.specVersion) else {
             throw .unknownSpecVersion(envelope.specversion)
         }
         guard sameScalars(envelope.type, expectedType) else { throw .unknownType(envelope.type) }
-        return try decode(CloudEvent<Payload>.self, from: json)
+        return try decode(CloudEvent<Payload>.self, from: tape)
     }
 
     /// Compares as JSON Schema's `const` does: scalar by scalar, not by Swift's canonical equivalence.

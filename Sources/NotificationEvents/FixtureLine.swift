@@ -2,9 +2,9 @@ import Foundation
 
 /// One line of a recorded fixture file (JSON Lines): one AMQP delivery as it was recorded, or one output of a
 /// replay. The body is kept as JSON under `body` when it is JSON, else as base64 under `bodyBase64`.
-public struct FixtureLine: Sendable, Hashable, Codable {
+public struct FixtureLine: Sendable, Hashable, Codable, ContractObject {
     /// The AMQP basic properties of the delivery, by their contract names.
-    public struct Properties: Sendable, Hashable, Codable {
+    public struct Properties: Sendable, Hashable, Codable, ContractObject {
         /// The AMQP content-type, e.g. ``EventContentType/cloudEvents``.
         public var contentType: String?
         /// The AMQP content-encoding.
@@ -47,7 +47,14 @@ public struct FixtureLine: Sendable, Hashable, Codable {
 
         /// Reads recorded properties, all optional; a timestamp must not be negative and a delivery mode is 1 or 2.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+        }
+
+        static func read(from tape: JSONTape, at node: Int) throws -> Self {
+            try Self(fields: TapeObject(tape: tape, objectAt: node))
+        }
+
+        private init(fields container: some ContractFields<CodingKeys>) throws {
             contentType = try container.decodeIfPresent(String.self, forKey: .contentType)
             contentEncoding = try container.decodeIfPresent(String.self, forKey: .contentEncoding)
             messageId = try container.decodeIfPresent(String.self, forKey: .messageId)
@@ -72,9 +79,14 @@ public struct FixtureLine: Sendable, Hashable, Codable {
     /// The AMQP basic properties.
     public var properties: Properties
     /// The body, when it is JSON by the contract's rules; exactly one of `body` and `bodyBase64` is set.
-    public var body: JSONValue?
+    public var body: JSONValue? {
+        get { bodyJSON?.value }
+        set { bodyJSON = newValue.map(RawJSON.init) }
+    }
     /// The body, when it is not JSON by the contract's rules (or is JSON `null`).
     public var bodyBase64: String?
+    /// The JSON body as the recorded or decoded text, so ``bodyBytes`` gives back exactly those bytes.
+    private var bodyJSON: RawJSON?
 
     /// A line for `bytes`, stored as JSON when they are JSON by the contract's rules and as base64 otherwise.
     ///
@@ -85,8 +97,8 @@ public struct FixtureLine: Sendable, Hashable, Codable {
         self.routingKey = routingKey
         self.redelivered = redelivered
         self.properties = properties
-        if let json = try? StrictJSONParser.parse(bytes), json != .null {
-            self.body = json
+        if let tape = try? StrictJSONParser.parse(bytes), tape.nodes[0].kind != .null {
+            self.bodyJSON = RawJSON(tape, node: 0)
         } else {
             self.bodyBase64 = Data(bytes).base64EncodedString()
         }
@@ -99,14 +111,21 @@ public struct FixtureLine: Sendable, Hashable, Codable {
     /// Reads a line; exactly one of `body` and `bodyBase64` must be set, and `bodyBase64` must be base64 with
     /// padding.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         exchange = try container.decode(String.self, forKey: .exchange)
         routingKey = try container.decode(String.self, forKey: .routingKey)
         redelivered = try container.decodeIfPresent(Bool.self, forKey: .redelivered)
         properties = try container.decode(Properties.self, forKey: .properties)
-        body = try container.decodeIfPresent(JSONValue.self, forKey: .body)
+        bodyJSON = try container.decodeIfPresent(RawJSON.self, forKey: .body)
         bodyBase64 = try container.decodeIfPresent(String.self, forKey: .bodyBase64)
-        switch (body, bodyBase64) {
+        switch (bodyJSON, bodyBase64) {
         case (nil, nil): throw container.violation(.body, "missing, and no bodyBase64")
         case (.some, .some): throw container.violation(.bodyBase64, "not allowed together with body")
         case (nil, .some(let base64)) where Data(base64Encoded: base64) == nil:
@@ -115,11 +134,20 @@ public struct FixtureLine: Sendable, Hashable, Codable {
         }
     }
 
-    /// The body's bytes: the JSON body re-encoded with sorted keys, or the decoded base64.
-    ///
-    /// A JSON body is re-encoded, so its bytes may differ in spacing and key order from the recorded ones.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(exchange, forKey: .exchange)
+        try container.encode(routingKey, forKey: .routingKey)
+        try container.encodeIfPresent(redelivered, forKey: .redelivered)
+        try container.encode(properties, forKey: .properties)
+        try container.encodeIfPresent(bodyJSON, forKey: .body)
+        try container.encodeIfPresent(bodyBase64, forKey: .bodyBase64)
+    }
+
+    /// The body's bytes: for a JSON body the text it was recorded or read with (a fixture file holds it with
+    /// sorted keys and no spacing), or the JSON text of a body that was set; else the decoded base64.
     public var bodyBytes: [UInt8] {
-        if let body { return EventCodec.encode(body) }
+        if let bodyJSON { return bodyJSON.bytes }
         return bodyBase64.flatMap { Data(base64Encoded: $0) }.map { Array($0) } ?? []
     }
 }

@@ -31,15 +31,34 @@ enum InternetDate {
     }
 
     static func format(_ date: Date) -> String {
+        var text: [UInt8] = []
+        append(date, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends ``format(_:)``'s text as ASCII bytes, without building a string (encoding writes many dates).
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded())
         let (seconds, millisecond) = floorDivision(milliseconds, 1_000)
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: Int(days))
         let time = Int(secondOfDay)
-        var text = padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
-            + padded(time / 3_600, 2) + ":" + padded(time / 60 % 60, 2) + ":" + padded(time % 60, 2)
-        if millisecond != 0 { text += "." + padded(Int(millisecond), 3) }
-        return text + "Z"
+        appendPadded(year, 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(month, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day, 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(time / 3_600, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(time / 60 % 60, 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(time % 60, 2, to: &bytes)
+        if millisecond != 0 {
+            bytes.append(UInt8(ascii: "."))
+            appendPadded(Int(millisecond), 3, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {
@@ -78,9 +97,16 @@ enum InternetDate {
         return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
     }
 
-    private static func padded(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// Appends `value` in decimal, after as many zeros as make its text (sign included) `width` long.
+    private static func appendPadded(_ value: Int, _ width: Int, to bytes: inout [UInt8]) {
+        var length = value < 0 ? 2 : 1
+        var rest = value.magnitude
+        while rest >= 10 {
+            length += 1
+            rest /= 10
+        }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - length)))
+        JSONText.appendInteger(value, to: &bytes)
     }
 }
 

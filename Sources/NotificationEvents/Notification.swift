@@ -1,7 +1,7 @@
 import Foundation
 
 /// A delivered notification, as `UNNotification`.
-public struct Notification: Sendable, Hashable, Codable {
+public struct Notification: Sendable, Hashable, Codable, ContractObject {
     /// When the notification was delivered.
     public var date: Date
     /// The request that was delivered.
@@ -12,10 +12,28 @@ public struct Notification: Sendable, Hashable, Codable {
         self.date = date
         self.request = request
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case date, request
+    }
+
+    /// Reads a notification; both fields are required.
+    public init(from decoder: any Decoder) throws {
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
+        date = try container.decode(Date.self, forKey: .date)
+        request = try container.decode(NotificationRequest.self, forKey: .request)
+    }
 }
 
 /// A request to show a notification, as `UNNotificationRequest`.
-public struct NotificationRequest: Sendable, Hashable, Codable {
+public struct NotificationRequest: Sendable, Hashable, Codable, ContractObject {
     /// Unique per notification and never empty; the key of all per-notification state.
     public var identifier: String
     /// What the notification shows.
@@ -36,7 +54,14 @@ public struct NotificationRequest: Sendable, Hashable, Codable {
 
     /// Reads a request; its identifier must not be empty, since all per-notification state is keyed by it.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         identifier = try container.decodeNonEmpty(.identifier)
         content = try container.decode(NotificationContent.self, forKey: .content)
         trigger = try container.decodeIfPresent(NotificationTrigger.self, forKey: .trigger)

@@ -1,6 +1,6 @@
 /// A button a notification shows, as `UNNotificationAction`; with `textInput` set it is the text-input form,
 /// as `UNTextInputNotificationAction`.
-public struct NotificationAction: Sendable, Hashable, Codable {
+public struct NotificationAction: Sendable, Hashable, Codable, ContractObject {
     /// What the button does, as `UNNotificationActionOptions`.
     public enum Option: String, Sendable, Hashable, Codable, CaseIterable, ContractEnum {
         /// Pressing the button opens the app.
@@ -51,7 +51,14 @@ public struct NotificationAction: Sendable, Hashable, Codable {
 
     /// Reads an action; its identifier must not be empty and no option may appear twice.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         identifier = try container.decodeNonEmpty(.identifier)
         title = try container.decode(String.self, forKey: .title)
         options = try container.decodeUnique([Option].self, forKey: .options, item: "option")
@@ -59,7 +66,7 @@ public struct NotificationAction: Sendable, Hashable, Codable {
     }
 }
 
-extension KeyedDecodingContainer {
+extension ContractFields {
     /// An action set: no two actions may share an identifier, since a response names its action by it.
     func decodeActionSet(forKey key: Key, required: Bool) throws -> [NotificationAction] {
         let actions = required

@@ -1,5 +1,5 @@
 /// The visible content of a notification, as `UNNotificationContent`.
-public struct NotificationContent: Sendable, Hashable, Codable {
+public struct NotificationContent: Sendable, Hashable, Codable, ContractObject {
     /// The headline.
     public var title: String?
     /// The line below the title.
@@ -42,7 +42,14 @@ public struct NotificationContent: Sendable, Hashable, Codable {
 
     /// Reads content; only `categoryIdentifier` is required (it may be empty) and a badge must not be negative.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         title = try container.decodeIfPresent(String.self, forKey: .title)
         subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
         body = try container.decodeIfPresent(String.self, forKey: .body)

@@ -2,7 +2,7 @@
 /// text-input form, as `UNTextInputNotificationResponse`.
 ///
 /// Its description never shows `userText`: typed replies are private to the user.
-public struct NotificationResponse: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct NotificationResponse: Sendable, Hashable, Codable, CustomStringConvertible, ContractObject {
     /// The action the user took.
     public var actionIdentifier: ActionIdentifier
     /// The text the user typed, for a text-input action only.
@@ -24,7 +24,14 @@ public struct NotificationResponse: Sendable, Hashable, Codable, CustomStringCon
     /// Reads a response; only a custom action can carry `userText` (the built-in default and dismiss actions
     /// have no text field).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         actionIdentifier = try container.decode(ActionIdentifier.self, forKey: .actionIdentifier)
         userText = try container.decodeIfPresent(String.self, forKey: .userText)
         notification = try container.decode(Notification.self, forKey: .notification)

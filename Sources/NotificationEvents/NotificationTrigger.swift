@@ -11,7 +11,7 @@ public enum NotificationTrigger: Sendable, Hashable {
 }
 
 /// The region of a location trigger, as `CLCircularRegion`.
-public struct CircularRegion: Sendable, Hashable, Codable {
+public struct CircularRegion: Sendable, Hashable, Codable, ContractObject {
     /// Names the region.
     public var identifier: String
     /// In degrees, -90 to 90.
@@ -44,7 +44,14 @@ public struct CircularRegion: Sendable, Hashable, Codable {
 
     /// Reads a region; its coordinates must lie on Earth and its radius must not be negative.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         identifier = try container.decode(String.self, forKey: .identifier)
         latitude = try container.decode(Double.self, forKey: .latitude, in: -90...90)
         longitude = try container.decode(Double.self, forKey: .longitude, in: -180...180)
@@ -54,7 +61,7 @@ public struct CircularRegion: Sendable, Hashable, Codable {
     }
 }
 
-extension NotificationTrigger: Codable {
+extension NotificationTrigger: Codable, ContractObject {
     private enum CodingKeys: String, CodingKey {
         case type, timeInterval, repeats, dateComponents, region
     }
@@ -67,7 +74,14 @@ extension NotificationTrigger: Codable {
 
     /// Reads a trigger by its `type`; `repeats` is false when absent and a time interval must be greater than 0.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    static func read(from tape: JSONTape, at node: Int) throws -> Self {
+        try Self(fields: TapeObject(tape: tape, objectAt: node))
+    }
+
+    private init(fields container: some ContractFields<CodingKeys>) throws {
         switch try container.decode(Kind.self, forKey: .type) {
         case .push:
             self = .push

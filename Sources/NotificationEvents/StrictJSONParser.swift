@@ -1,4 +1,4 @@
-/// Parses bytes into a ``JSONValue`` by RFC 8259 and the contract's stricter rules, which the agreement harness
+/// Parses bytes into a ``JSONTape`` by RFC 8259 and the contract's stricter rules, which the agreement harness
 /// (Tests/NotificationEventsTests/validate.py) applies in the same way:
 /// - UTF-8 only, no byte order mark, no unpaired UTF-16 surrogate in a `\u` escape;
 /// - no `NaN`/`Infinity`, and every number finite as a 64-bit float;
@@ -7,213 +7,404 @@
 ///
 /// The depth limit keeps recursion shallow, so a hostile document cannot exhaust the stack.
 struct StrictJSONParser {
-    private let bytes: [UInt8]
+    /// The document; valid while ``parse(_:maximumDepth:)`` runs. Every read is after an explicit check of
+    /// `index < bytes.count`, so unchecked access is safe and saves a third of the parsing time.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let maximumDepth: Int
     private var index = 0
-    /// Where the parser is, for naming a duplicate key by its path.
-    private var path: [FieldPath.Component] = []
+    /// The values parsed so far. A container's node is completed (its `next` set) when its closing bracket is
+    /// read, so the open ones show where the parser is: an error can name its path without the parser tracking it.
+    private var nodes: [JSONTape.Node] = []
 
-    static func parse(_ bytes: [UInt8]) throws(EventDecodingError) -> JSONValue {
-        if let offset = firstInvalidUTF8Offset(bytes) { throw .malformedJSON("invalid UTF-8 at byte \(offset)") }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw .malformedJSON("byte order mark at byte 0") }
-        var parser = StrictJSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.unexpected("data after the JSON value") }
-        return value
-    }
+    /// From this many members on, an object's keys are compared through a set rather than one by one.
+    private static let hashedKeyCount = 16
 
-    private static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded): offset += encoded.count
-            case .emptyInput: return nil
-            case .error: return offset
+    static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = EventCodec.maximumNestingDepth
+    ) throws(EventDecodingError) -> JSONTape {
+        let nodes = try bytes.withUnsafeBufferPointer { bytes throws(EventDecodingError) in
+            if let offset = firstInvalidUTF8Offset(bytes) { throw .malformedJSON("invalid UTF-8 at byte \(offset)") }
+            if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+                throw .malformedJSON("byte order mark at byte 0")
             }
+            var parser = StrictJSONParser(bytes: bytes, maximumDepth: maximumDepth)
+            parser.nodes.reserveCapacity(bytes.count / 12 + 4)
+            parser.skipWhitespace()
+            try parser.parseValue(depth: 0)
+            parser.skipWhitespace()
+            guard parser.index == bytes.count else { throw parser.unexpected("data after the JSON value") }
+            return parser.nodes
         }
+        return JSONTape(bytes: bytes, nodes: nodes)
     }
 
-    private mutating func parseValue(depth: Int) throws(EventDecodingError) -> JSONValue {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The offset of the first byte that does not start a well-formed UTF-8 sequence (Unicode's table 3-7), if any.
+    private static func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = bytes.count
+        var offset = 0
+        while offset < count {
+            // Eight ASCII bytes at a time: documents are mostly ASCII.
+            if offset + 8 <= count,
+                UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                offset += 8
+                continue
+            }
+            let lead = bytes[offset]
+            if lead < 0x80 {
+                offset += 1
+                continue
+            }
+            let length: Int
+            let second: ClosedRange<UInt8>
+            switch lead {
+            case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+            case 0xE0: (length, second) = (3, 0xA0...0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+            case 0xED: (length, second) = (3, 0x80...0x9F)
+            case 0xF0: (length, second) = (4, 0x90...0xBF)
+            case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+            case 0xF4: (length, second) = (4, 0x80...0x8F)
+            default: return offset
+            }
+            guard offset + length <= count, second.contains(bytes[offset + 1]) else { return offset }
+            for continuation in offset + 2..<offset + length where !(0x80...0xBF).contains(bytes[continuation]) {
+                return offset
+            }
+            offset += length
+        }
+        return nil
+    }
+
+    private mutating func parseValue(depth: Int) throws(EventDecodingError) {
         guard index < bytes.count else { throw .malformedJSON("unexpected end of input") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
-        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
-        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "{"): try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "t"): try parseLiteral("true", .true)
+        case UInt8(ascii: "f"): try parseLiteral("false", .false)
+        case UInt8(ascii: "n"): try parseLiteral("null", .null)
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw .malformedJSON("NaN and Infinity are not JSON numbers (byte \(index))")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
         default: throw unexpected("character")
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(EventDecodingError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(EventDecodingError) {
         try checkDepth(depth)
+        let object = append(.object)
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if consume("}") { return .object(members) }
+        if consume("}") { return close(object, count: 0) }
+        var count = 0
+        var hashedKeys: Set<String>?
         repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected("character, expected a key") }
-            let key = try parseString()
+            let key = nodes.count
+            try parseString()
             skipWhitespace()
             guard consume(":") else { throw unexpected("character, expected ':'") }
             skipWhitespace()
-            path.append(.key(key))
-            guard members[key] == nil else { throw .invalidField(path: FieldPath.render(path), problem: "duplicate key") }
-            members[key] = try parseValue(depth: depth)
-            path.removeLast()
+            guard !isDuplicate(key, inObjectAt: object, count: count, hashedKeys: &hashedKeys) else {
+                throw .invalidField(path: renderedPath(), problem: "duplicate key")
+            }
+            try parseValue(depth: depth)
+            count += 1
             skipWhitespace()
         } while consume(",")
         guard consume("}") else { throw unexpected("character, expected ',' or '}'") }
-        return .object(members)
+        close(object, count: count)
     }
 
-    private mutating func parseArray(depth: Int) throws(EventDecodingError) -> JSONValue {
+    /// Whether `key` equals one of the `count` keys the object at `object` has so far.
+    private func isDuplicate(_ key: Int, inObjectAt object: Int, count: Int, hashedKeys: inout Set<String>?) -> Bool {
+        if hashedKeys == nil, count < Self.hashedKeyCount {
+            let new = nodes[key]
+            var earlier = object + 1
+            while earlier < key {
+                let node = nodes[earlier]
+                // Cheap first: keys of different lengths can only be equal when one needs decoding.
+                if node.end - node.start == new.end - new.start || node.needsDecoding || new.needsDecoding,
+                    JSONTape.key(node, equals: new, in: bytes)
+                {
+                    return true
+                }
+                earlier = nodes[earlier + 1].next
+            }
+            return false
+        }
+        if hashedKeys == nil {
+            var earlier = Set<String>()
+            var member = object + 1
+            while member < key {
+                earlier.insert(JSONTape.string(nodes[member], in: bytes))
+                member = nodes[member + 1].next
+            }
+            hashedKeys = earlier
+        }
+        return !hashedKeys!.insert(JSONTape.string(nodes[key], in: bytes)).inserted
+    }
+
+    private mutating func parseArray(depth: Int) throws(EventDecodingError) {
         try checkDepth(depth)
+        let array = append(.array)
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
-        if consume("]") { return .array(elements) }
+        if consume("]") { return close(array, count: 0) }
+        var count = 0
         repeat {
             skipWhitespace()
-            path.append(.index(elements.count))
-            elements.append(try parseValue(depth: depth))
-            path.removeLast()
+            try parseValue(depth: depth)
+            count += 1
             skipWhitespace()
         } while consume(",")
         guard consume("]") else { throw unexpected("character, expected ',' or ']'") }
-        return .array(elements)
+        close(array, count: count)
     }
 
     private func checkDepth(_ depth: Int) throws(EventDecodingError) {
-        guard depth <= EventCodec.maximumNestingDepth else {
-            throw .malformedJSON("nested deeper than \(EventCodec.maximumNestingDepth) levels (byte \(index))")
+        guard depth <= maximumDepth else {
+            throw .malformedJSON("nested deeper than \(maximumDepth) levels (byte \(index))")
         }
     }
 
-    private mutating func parseString() throws(EventDecodingError) -> String {
+    private mutating func parseString() throws(EventDecodingError) {
+        let start = index
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(upTo end: Int) {
-            scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-        }
-        while index < bytes.count {
+        var needsDecoding = false
+        while true {
+            index = Self.endOfPlainRun(in: bytes, from: index)
+            guard index < bytes.count else { throw .malformedJSON("unterminated string") }
             let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                flushRun(upTo: index)
+            if byte == UInt8(ascii: "\"") {
                 index += 1
-                return String(scalars)
-            case UInt8(ascii: "\\"):
-                flushRun(upTo: index)
-                scalars.append(try parseEscape())
-                runStart = index
-            case 0x00..<0x20:
+                nodes.append(
+                    JSONTape.Node(kind: .string, needsDecoding: needsDecoding, next: nodes.count + 1, start: start, end: index))
+                return
+            } else if byte == UInt8(ascii: "\\") {
+                needsDecoding = true
+                index = try Self.escape(in: bytes, at: index).next
+            } else if byte < 0x20 {
                 throw .malformedJSON("unescaped control character in a string (byte \(index))")
-            default:
+            } else {
+                needsDecoding = true
                 index += 1
             }
         }
-        throw .malformedJSON("unterminated string")
     }
 
-    private mutating func parseEscape() throws(EventDecodingError) -> Unicode.Scalar {
-        let start = index
-        index += 1
-        guard index < bytes.count else { throw .malformedJSON("unterminated string") }
-        let escaped = bytes[index]
-        index += 1
-        switch escaped {
-        case UInt8(ascii: "\""): return "\""
-        case UInt8(ascii: "\\"): return "\\"
-        case UInt8(ascii: "/"): return "/"
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "t"): return "\t"
+    /// The index of the first byte from `start` on that a string must look at (a quote, a backslash, a control
+    /// character or a byte beyond ASCII), or the end: most of a string needs no attention.
+    private static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        // Eight bytes at a time, with the classic "has a byte less than" and "has a zero byte" bit tricks: the
+        // lowest flagged byte is always a true one, so its position is the answer.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            let control = (word &- ones &* 0x20) & ~word
+            let quoteBytes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslashBytes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            let quote = (quoteBytes &- ones) & ~quoteBytes
+            let backslash = (backslashBytes &- ones) & ~backslashBytes
+            let flagged = (word | control | quote | backslash) & highBits
+            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+            index += 1
+        }
+        return index
+    }
+
+    /// The scalar the escape starting at `start` (its backslash) stands for, and the index after it.
+    static func escape(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(EventDecodingError) -> (scalar: Unicode.Scalar, next: Int) {
+        guard start + 1 < bytes.count else { throw .malformedJSON("unterminated string") }
+        switch bytes[start + 1] {
+        case UInt8(ascii: "\""): return ("\"", start + 2)
+        case UInt8(ascii: "\\"): return ("\\", start + 2)
+        case UInt8(ascii: "/"): return ("/", start + 2)
+        case UInt8(ascii: "b"): return ("\u{08}", start + 2)
+        case UInt8(ascii: "f"): return ("\u{0C}", start + 2)
+        case UInt8(ascii: "n"): return ("\n", start + 2)
+        case UInt8(ascii: "r"): return ("\r", start + 2)
+        case UInt8(ascii: "t"): return ("\t", start + 2)
         case UInt8(ascii: "u"):
-            let unit = try parseHexUnit(escapeStart: start)
-            if UTF16.isLeadSurrogate(unit), bytes[index...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
-                index += 2
-                let trail = try parseHexUnit(escapeStart: start)
+            let unit = try hexUnit(in: bytes, at: start + 2, escapeStart: start)
+            var next = start + 6
+            if UTF16.isLeadSurrogate(unit), bytes[next...].starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
+                let trail = try hexUnit(in: bytes, at: next + 2, escapeStart: start)
+                next += 6
                 if UTF16.isTrailSurrogate(trail) {
-                    return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00))!
+                    return (Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00))!, next)
                 }
             }
             guard let scalar = Unicode.Scalar(unit) else {
                 throw .malformedJSON("unpaired UTF-16 surrogate in a \\u escape (byte \(start))")
             }
-            return scalar
+            return (scalar, next)
         default:
             throw .malformedJSON("invalid escape in a string (byte \(start))")
         }
     }
 
-    private mutating func parseHexUnit(escapeStart: Int) throws(EventDecodingError) -> UInt16 {
-        guard index + 4 <= bytes.count,
-              let unit = UInt16(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16),
-              bytes[index..<index + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
-        else { throw .malformedJSON("invalid \\u escape in a string (byte \(escapeStart))") }
-        index += 4
+    private static func hexUnit(in bytes: UnsafeBufferPointer<UInt8>, at start: Int, escapeStart: Int) throws(EventDecodingError) -> UInt16 {
+        guard start + 4 <= bytes.count else { throw .malformedJSON("invalid \\u escape in a string (byte \(escapeStart))") }
+        var unit: UInt16 = 0
+        for byte in bytes[start..<start + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw .malformedJSON("invalid \\u escape in a string (byte \(escapeStart))")
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
         return unit
     }
 
-    private mutating func parseNumber() throws(EventDecodingError) -> JSONValue {
+    /// The text of a string the parser accepted, with its escapes decoded.
+    static func decodeString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard bytes[index] == UInt8(ascii: "\\") else {
+                decoded.append(bytes[index])
+                index += 1
+                continue
+            }
+            do {
+                let (scalar, next) = try escape(in: bytes, at: index)
+                decoded.append(contentsOf: UTF8.encode(scalar)!)
+                index = next
+            } catch {
+                preconditionFailure("an escape the parser accepted does not decode: \(error)")
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private mutating func parseNumber() throws(EventDecodingError) {
         let start = index
-        _ = consume("-")
+        let negative = consume("-")
         if index < bytes.count, bytes[index] == UInt8(ascii: "I") {
             throw .malformedJSON("NaN and Infinity are not JSON numbers (byte \(start))")
         }
+        var magnitude: UInt64 = 0
+        var fitsInteger = true
         if !consume("0") {
-            guard skipDigits() else { throw unexpected("character in a number") }
+            let digits = index
+            while index < bytes.count, let digit = Self.digit(bytes[index]) {
+                let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
+                fitsInteger = fitsInteger && !overflow && !carry
+                magnitude = sum
+                index += 1
+            }
+            guard index > digits else { throw unexpected("character in a number") }
         }
-        var isInteger = true
         if consume(".") {
-            isInteger = false
+            fitsInteger = false
             guard skipDigits() else { throw unexpected("character in a number") }
         }
         if consume("e") || consume("E") {
-            isInteger = false
+            fitsInteger = false
             if !consume("+") { _ = consume("-") }
             guard skipDigits() else { throw unexpected("character in a number") }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .integer(integer) }
-        guard let number = Double(text), number.isFinite else {
+        if fitsInteger, magnitude <= (negative ? Int64.min.magnitude : UInt64(Int64.max)) {
+            nodes.append(JSONTape.Node(kind: .integer, next: nodes.count + 1, start: start, end: index))
+            return
+        }
+        guard let number = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)),
+            number.isFinite
+        else {
             throw .malformedJSON("number out of range (byte \(start))")
         }
-        return .number(number)
+        nodes.append(JSONTape.Node(kind: .number, next: nodes.count + 1, start: start, end: index))
     }
 
-    private mutating func parseLiteral(_ literal: String, _ value: JSONValue) throws(EventDecodingError) -> JSONValue {
-        guard bytes[index...].starts(with: literal.utf8) else { throw unexpected("character") }
-        index += literal.utf8.count
-        return value
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? byte - UInt8(ascii: "0") : nil
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString, _ kind: JSONTape.Kind) throws(EventDecodingError) {
+        let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        guard bytes[index...].starts(with: text) else { throw unexpected("character") }
+        nodes.append(JSONTape.Node(kind: kind, next: nodes.count + 1, start: index, end: index + text.count))
+        index += text.count
+    }
+
+    /// Appends a container's node; ``close(_:count:)`` completes it once its contents are parsed.
+    private mutating func append(_ kind: JSONTape.Kind) -> Int {
+        nodes.append(JSONTape.Node(kind: kind, next: 0, start: index, end: 0))
+        return nodes.count - 1
+    }
+
+    /// Completes a container whose closing bracket the parser just read.
+    private mutating func close(_ container: Int, count: Int) {
+        nodes[container].count = count
+        nodes[container].next = nodes.count
+        nodes[container].end = index
     }
 
     private mutating func skipDigits() -> Bool {
         let start = index
-        while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.digit(bytes[index]) != nil { index += 1 }
         return index > start
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func consume(_ character: Unicode.Scalar) -> Bool {
         guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
         index += 1
         return true
+    }
+
+    /// The path of the key just parsed (the last node), from the open containers: in each, the member or element
+    /// being parsed is the first one not completed.
+    private func renderedPath() -> String {
+        var path: [FieldPath.Component] = []
+        var container = 0
+        while true {
+            if nodes[container].kind == .object {
+                var key = container + 1
+                while key + 1 < nodes.count, nodes[key + 1].next != 0 { key = nodes[key + 1].next }
+                path.append(.key(JSONTape.string(nodes[key], in: bytes)))
+                if key + 1 == nodes.count { return FieldPath.render(path) }
+                container = key + 1
+            } else {
+                var element = container + 1
+                var position = 0
+                while nodes[element].next != 0 {
+                    element = nodes[element].next
+                    position += 1
+                }
+                path.append(.index(position))
+                container = element
+            }
+        }
     }
 
     private func unexpected(_ what: String) -> EventDecodingError {

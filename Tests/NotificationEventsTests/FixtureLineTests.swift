@@ -6,11 +6,24 @@ import Testing
         FixtureLine(exchange: "notifications", routingKey: "notification.response", properties: .init(), bodyBytes: body)
     }
 
-    @Test func aJSONBodyIsKeptAsJSON() {
-        let line = Self.line(Array(#"{"b":1, "a":[true]}"#.utf8))
+    /// The recorded bytes replay as they were; the fixture file holds the body in the stable form.
+    @Test func aJSONBodyIsKeptAsJSONWithItsRecordedBytes() throws {
+        let line = Self.line(Array(" {\"b\":1, \"a\":[true]}\n".utf8))
         #expect(line.body == .object(["a": .array([.bool(true)]), "b": .integer(1)]))
         #expect(line.bodyBase64 == nil)
-        #expect(line.bodyBytes == Array(#"{"a":[true],"b":1}"#.utf8))
+        #expect(line.bodyBytes == Array(" {\"b\":1, \"a\":[true]}\n".utf8))
+        let written = EventCodec.encode(line)
+        #expect(String(decoding: written, as: UTF8.self).contains(#""body":{"a":[true],"b":1}"#))
+        let read = try EventCodec.decodeFixtureLine(written)
+        #expect(read == line)
+        #expect(read.bodyBytes == Array(#"{"a":[true],"b":1}"#.utf8))
+    }
+
+    @Test func aBodySetAsAValueIsWrittenInTheStableForm() {
+        var line = Self.line(Array("not json".utf8))
+        line.bodyBase64 = nil
+        line.body = .object(["b": .string("é"), "a": .number(1.5)])
+        #expect(line.bodyBytes == Array(#"{"a":1.5,"b":"é"}"#.utf8))
     }
 
     /// A body the contract refuses must replay as the same bytes, so it is refused again for the same reason.

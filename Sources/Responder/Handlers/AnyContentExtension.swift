@@ -22,7 +22,7 @@ struct AnyContentExtension: Sendable {
     struct Invocation: Sendable {
         var eventID: String
         var requestIdentifier: String
-        var logger: Logger
+        var log: ResponseLog
         var actions: [NotificationAction]
         /// The stored state, or nil when the extension has none for this notification yet.
         var state: [UInt8]?
@@ -34,7 +34,7 @@ struct AnyContentExtension: Sendable {
         run = { response, invocation in
             var context = ExtensionContext(
                 eventID: invocation.eventID, requestIdentifier: invocation.requestIdentifier,
-                logger: invocation.logger, state: try Self.decodeState(invocation.state, of: handler),
+                log: invocation.log, state: try Self.decodeState(invocation.state, of: handler),
                 notificationActions: invocation.actions)
             let option = try await handler.didReceive(response, context: &context)
             return Result(
@@ -53,7 +53,7 @@ struct AnyContentExtension: Sendable {
     ) throws -> Extension.State {
         guard let bytes else { return handler.initialState }
         do {
-            return try EventCodec.decoder.decode(Extension.State.self, from: Data(bytes))
+            return try EventCodec.decodeStored(Extension.State.self, from: bytes)
         } catch {
             throw PermanentFailure("the stored state of extension \"\(handler.name)\" does not decode: \(error)")
         }

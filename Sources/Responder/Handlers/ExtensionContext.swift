@@ -8,8 +8,14 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     public let eventID: String
     /// The notification's request identifier.
     public let requestIdentifier: String
-    /// A logger carrying the event id and request identifier as metadata.
-    public var logger: Logger
+    /// A logger carrying the event id, request identifier, category and action as metadata; made on each read
+    /// (so a handler that does not log pays nothing for it): keep a copy to log many lines.
+    public var logger: Logger {
+        get { loggerSet ?? log.logger }
+        set { loggerSet = newValue }
+    }
+    private let log: ResponseLog
+    private var loggerSet: Logger?
     /// The extension's state for this notification; changes are kept when the handler returns normally.
     public var state: State
 
@@ -20,12 +26,12 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     var actionsWereSet = false
 
     init(
-        eventID: String, requestIdentifier: String, logger: Logger, state: State,
+        eventID: String, requestIdentifier: String, log: ResponseLog, state: State,
         notificationActions: [NotificationAction]
     ) {
         self.eventID = eventID
         self.requestIdentifier = requestIdentifier
-        self.logger = logger
+        self.log = log
         self.state = state
         self.notificationActions = notificationActions
     }

@@ -22,13 +22,19 @@ public struct DelegateContext: Sendable {
     public let requestIdentifier: String
     /// Whether an extension forwarded this response with ``ResponseOption/dismissAndForwardAction``.
     public let isForwarded: Bool
-    /// A logger carrying the event id and request identifier as metadata.
-    public var logger: Logger
+    /// A logger carrying the event id, request identifier, category and action as metadata; made on each read
+    /// (so a handler that does not log pays nothing for it): keep a copy to log many lines.
+    public var logger: Logger {
+        get { loggerSet ?? log.logger }
+        set { loggerSet = newValue }
+    }
+    private let log: ResponseLog
+    private var loggerSet: Logger?
 
-    init(eventID: String, requestIdentifier: String, isForwarded: Bool, logger: Logger) {
+    init(eventID: String, requestIdentifier: String, isForwarded: Bool, log: ResponseLog) {
         self.eventID = eventID
         self.requestIdentifier = requestIdentifier
         self.isForwarded = isForwarded
-        self.logger = logger
+        self.log = log
     }
 }

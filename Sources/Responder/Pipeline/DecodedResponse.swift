@@ -37,7 +37,8 @@ extension InboundMessage {
 
     /// Checks what can be checked before decoding: content type, content encoding and size.
     func admissionCheck(maxBodySize: Int) throws(InputRejection) {
-        if let contentType = properties.contentType {
+        // The exact spellings come first: normalising costs more than the rest of the check.
+        if let contentType = properties.contentType, !Self.acceptedContentTypes.contains(contentType) {
             let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
             let normalized = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
             guard normalized.isEmpty || Self.acceptedContentTypes.contains(normalized) else {
@@ -46,7 +47,7 @@ extension InboundMessage {
                     detail: "content type \"\(contentType)\" is not application/cloudevents+json or application/json")
             }
         }
-        if let encoding = properties.contentEncoding,
+        if let encoding = properties.contentEncoding, !Self.acceptedContentEncodings.contains(encoding),
             !Self.acceptedContentEncodings.contains(encoding.lowercased())
         {
             throw InputRejection(

@@ -10,18 +10,18 @@ extension ResponsePipeline {
 
     /// Runs the handlers a response is routed to against `record`, without storing anything.
     func run(
-        _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, logger: Logger
+        _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, log: ResponseLog
     ) async throws -> HandledResponse {
         let response = input.event.data
         switch receiver {
         case .delegate(let delegate):
-            try await call(delegate, for: input, forwarded: false, logger: logger)
+            try await call(delegate, for: input, forwarded: false, log: log)
             return HandledResponse(record: record, outputs: [])
         case .extension(let handler):
             let clock = ContinuousClock()
             let start = clock.now
             let invocation = AnyContentExtension.Invocation(
-                eventID: input.event.id, requestIdentifier: input.requestIdentifier, logger: logger,
+                eventID: input.event.id, requestIdentifier: input.requestIdentifier, log: log,
                 actions: record.actions, state: record.handlerStates[handler.name])
             let result: AnyContentExtension.Result
             do {
@@ -41,9 +41,9 @@ extension ResponsePipeline {
             }
             if result.responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {
-                    try await call(delegate, for: input, forwarded: true, logger: logger)
+                    try await call(delegate, for: input, forwarded: true, log: log)
                 } else {
-                    logger.debug("the extension forwarded the response, but no app delegate is registered")
+                    log.log(.debug, "the extension forwarded the response, but no app delegate is registered")
                 }
             }
             return HandledResponse(record: updated, outputs: outputs)
@@ -51,10 +51,10 @@ extension ResponsePipeline {
     }
 
     private func call(
-        _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool, logger: Logger
+        _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool, log: ResponseLog
     ) async throws {
         let context = DelegateContext(
-            eventID: input.event.id, requestIdentifier: input.requestIdentifier, isForwarded: forwarded, logger: logger)
+            eventID: input.event.id, requestIdentifier: input.requestIdentifier, isForwarded: forwarded, log: log)
         let clock = ContinuousClock()
         let start = clock.now
         do {

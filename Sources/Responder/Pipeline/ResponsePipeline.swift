@@ -56,9 +56,8 @@ public struct ResponsePipeline: Sendable {
         } catch {
             let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
             metrics.record(outcome)
-            var logger = self.logger
-            logger[metadataKey: "message-id"] = "\(message.properties.messageId ?? "")"
-            log(outcome, logger: logger)
+            let messageID = message.properties.messageId ?? ""
+            logger.log(level: outcome.logLevel, outcome.logMessage, metadata: outcome.logMetadata.merging(["message-id": "\(messageID)"]) { $1 })
             throw error
         }
     }
@@ -74,27 +73,22 @@ public struct ResponsePipeline: Sendable {
     /// Handles a decoded event: returns its stored outputs if it was processed before, else runs its handlers and
     /// commits their effects. Handler and store errors are returned as ``ResponseOutcome/failed(_:retryable:)``.
     public func handle(_ input: DecodedResponse) async -> ResponseOutcome {
-        let response = input.event.data
-        var logger = self.logger
-        logger[metadataKey: "event-id"] = "\(input.event.id)"
-        logger[metadataKey: "request-identifier"] = "\(input.requestIdentifier)"
-        logger[metadataKey: "category"] = "\(response.notification.request.content.categoryIdentifier)"
-        logger[metadataKey: "action"] = "\(response.actionIdentifier.rawValue)"
+        let log = ResponseLog(logger, for: input)
         let outcome: ResponseOutcome
-        switch registry.route(response) {
+        switch registry.route(input.event.data) {
         case .ignored(let why):
-            logger.info("response not routed", metadata: ["outcome": "ignored", "why": "\(why)"])
+            log.log(.info, "response not routed", ["outcome": "ignored", "why": "\(why)"])
             outcome = .completed(outputs: [], disposition: .ignored)
         case .handler(let receiver):
-            outcome = await handle(input, by: receiver, logger: logger)
-            log(outcome, logger: logger)
+            outcome = await handle(input, by: receiver, log: log)
+            record(outcome, in: log)
         }
         metrics.record(outcome)
         return outcome
     }
 
     private func handle(
-        _ input: DecodedResponse, by receiver: Route.Receiver, logger: Logger
+        _ input: DecodedResponse, by receiver: Route.Receiver, log: ResponseLog
     ) async -> ResponseOutcome {
         do {
             for _ in 0...configuration.maxConflictRetries {
@@ -103,12 +97,14 @@ public struct ResponsePipeline: Sendable {
                     return .completed(outputs: outputs, disposition: .deduplicated)
                 case .unprocessed(let stored):
                     let record = stored ?? newRecord(for: input)
-                    let handled = try await run(receiver, for: input, on: record, logger: logger)
+                    let handled = try await run(receiver, for: input, on: record, log: log)
                     let entry = InboxEntry(
                         eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
                     let changed = handled.record == record ? nil : handled.record
-                    switch try await store.commit(StateCommit(inboxEntry: entry, notification: changed)) {
+                    let commit = StateCommit(
+                        inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
+                    switch try await store.commit(commit) {
                     case .committed:
                         return .completed(
                             outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
@@ -116,7 +112,7 @@ public struct ResponsePipeline: Sendable {
                         return .completed(outputs: outputs, disposition: .deduplicated)
                     case .versionConflict:
                         metrics.stateConflicts.increment()
-                        logger.debug("the notification changed meanwhile; handling the response again")
+                        log.log(.debug, "the notification changed meanwhile; handling the response again")
                     }
                 }
             }
@@ -136,20 +132,8 @@ public struct ResponsePipeline: Sendable {
             actions: registry.categories.initialActions(forCategory: category))
     }
 
-    private func log(_ outcome: ResponseOutcome, logger: Logger) {
-        switch outcome {
-        case .completed(let outputs, let disposition):
-            logger.info(
-                "response handled", metadata: ["outcome": "\(disposition.rawValue)", "outputs": "\(outputs.count)"])
-        case .failed(let error, let retryable):
-            logger.log(
-                level: retryable ? .warning : .error, "response failed",
-                metadata: ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"])
-        case .deadLetter(let reason, let detail):
-            logger.warning(
-                "input rejected",
-                metadata: ["outcome": "dead-letter", "reason": "\(reason.rawValue)", "detail": "\(detail)"])
-        }
+    private func record(_ outcome: ResponseOutcome, in log: ResponseLog) {
+        log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
     }
 }
 

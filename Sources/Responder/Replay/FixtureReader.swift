@@ -15,10 +15,21 @@ public struct FixtureReader {
         handle = try FileHandle(forReadingFrom: url)
     }
 
+    /// The index of the first line break at or after `start`; `memchr` scans many bytes per step, where
+    /// `firstIndex(of:)` looks at one.
+    private static func newline(in buffer: [UInt8], from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard start < bytes.count,
+                let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress!)
+        }
+    }
+
     /// The next line without its line break, or nil at the end of the file.
     public mutating func nextLine() throws -> [UInt8]? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = Self.newline(in: buffer, from: start) {
                 let line = buffer[start..<newline]
                 start = newline + 1
                 lineNumber += 1

@@ -83,10 +83,6 @@ public struct Replay: Sendable {
         var outcome: ResponseOutcome
     }
 
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-    }
-
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
@@ -94,18 +90,9 @@ public struct Replay: Sendable {
     /// The delivery a fixture line records; a line that is not one is rejected like an undecodable body.
     static func fixtureLine(_ bytes: [UInt8]) throws(InputRejection) -> FixtureLine {
         do {
-            return try EventCodec.decoder.decode(FixtureLine.self, from: Data(bytes))
-        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            return try EventCodec.decodeFixtureLine(bytes)
+        } catch .malformedJSON {
             throw InputRejection(reason: .malformedJSON, detail: "the line is not valid JSON")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw InputRejection(
-                reason: .invalidField, detail: "not a fixture line: \(path(context.codingPath + [key])): missing")
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-            DecodingError.dataCorrupted(let context)
-        {
-            throw InputRejection(
-                reason: .invalidField,
-                detail: "not a fixture line: \(path(context.codingPath)): \(context.debugDescription)")
         } catch {
             throw InputRejection(reason: .invalidField, detail: "not a fixture line: \(error)")
         }

@@ -4,11 +4,18 @@ import NotificationEvents
 
 /// The embedded ``StateStore``: one SQLite file in WAL mode, which several processes may share.
 ///
-/// Every commit is one IMMEDIATE transaction, so writers of different processes take turns; a writer waits up
-/// to the busy timeout for another instead of failing. Outputs are stored with their exact bytes.
+/// Writes are IMMEDIATE transactions, so writers of different processes take turns; a writer waits up to the
+/// busy timeout for another instead of failing. Commits that arrive while a transaction is being written share
+/// the next one (``SQLiteGroupCommit``); each event is still atomic, and its result is given only once its
+/// transaction has committed. Outputs are stored with their exact bytes.
+///
+/// Durability: WAL with `synchronous = NORMAL` (GRDB's setting for WAL). A committed event survives a crash of
+/// the process; after a power loss or OS crash the last transactions before it may be missing (the file stays
+/// consistent), since the WAL is not synced on every commit.
 public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
     private let pool: DatabasePool
+    private let groupCommit: SQLiteGroupCommit
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -24,6 +31,7 @@ public final class SQLiteStateStore: StateStore {
         self.inboxRetention = inboxRetention
         self.pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write(SQLiteSchema.create)
+        groupCommit = SQLiteGroupCommit(pool: pool)
     }
 
     /// Closes the file; the store must not be used afterwards.
@@ -31,36 +39,35 @@ public final class SQLiteStateStore: StateStore {
         try pool.close()
     }
 
+    /// One query tells whether the event was processed and reads the notification. It runs on the writer's
+    /// connection, between the group commit's transactions: taking one of the pool's reader connections costs more
+    /// than the query, and the writer's page cache already holds what it wrote, where a reader would read it again
+    /// from the WAL. It needs no transaction around it, since the commit checks the inbox and the version again
+    /// inside its write transaction.
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-        try await pool.read { db in
-            if let outputs = try Self.outputs(of: eventID, in: db) { return .processed(outputs) }
-            return .unprocessed(try Self.record(requestIdentifier, in: db))
+        try await pool.writeWithoutTransaction { db in
+            let found = try SQLiteStatement.with(
+                """
+                SELECT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?), n.category_identifier, n.actions, n.version,
+                    s.handler, s.state
+                FROM (SELECT ? AS id) AS wanted
+                LEFT JOIN notification n ON n.request_identifier = wanted.id
+                LEFT JOIN handler_state s ON s.request_identifier = wanted.id
+                """, in: db
+            ) { select -> (processed: Bool, record: StoredRecord?) in
+                try select.bind(1, eventID)
+                try select.bind(2, requestIdentifier)
+                guard try select.step() else { return (false, nil) }
+                if select.integer(0) != 0 { return (true, nil) }
+                return (false, try StoredRecord(select, from: 1))
+            }
+            if found.processed { return .processed(try Self.outputs(of: eventID, in: db) ?? []) }
+            return .unprocessed(try found.record?.record(requestIdentifier))
         }
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        try await pool.write { db in
-            let entry = commit.inboxEntry
-            if let outputs = try Self.outputs(of: entry.eventID, in: db) { return .alreadyProcessed(outputs) }
-            if let record = commit.notification {
-                guard try Self.write(record, in: db) else { return .versionConflict }
-            }
-            try db.execute(
-                sql: "INSERT INTO inbox (event_id, request_identifier, processed_at) VALUES (?, ?, ?)",
-                arguments: [entry.eventID, entry.requestIdentifier, entry.processedAt.timeIntervalSince1970])
-            for (position, output) in entry.outputs.enumerated() {
-                try db.execute(
-                    sql: """
-                        INSERT INTO inbox_output (event_id, position, exchange, routing_key, properties, body)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        entry.eventID, position, output.exchange, output.routingKey,
-                        Data(EventCodec.encode(output.properties)), Data(output.body),
-                    ])
-            }
-            return .committed
-        }
+        try await groupCommit.commit(commit)
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
@@ -75,74 +82,165 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    /// Writes `record` if the stored version is still the one it was loaded with; false on a conflict.
-    private static func write(_ record: NotificationRecord, in db: Database) throws -> Bool {
-        let actions = Data(EventCodec.encode(record.actions))
+    /// Writes `commit` inside the current transaction, or nothing when the event was processed already or the
+    /// notification's version moved on. It leaves nothing behind unless it throws (a conflict takes back the
+    /// inbox entry it made first), and a transaction whose commit threw must be rolled back.
+    static func apply(_ commit: StateCommit, in db: Database) throws -> CommitResult {
+        let entry = commit.inboxEntry
+        try SQLiteStatement.with(
+            "INSERT INTO inbox (event_id, request_identifier, processed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            in: db
+        ) { insert in
+            try insert.bind(1, entry.eventID)
+            try insert.bind(2, entry.requestIdentifier)
+            try insert.bind(3, entry.processedAt.timeIntervalSince1970)
+            try insert.execute()
+        }
+        guard db.changesCount == 1 else { return .alreadyProcessed(try outputs(of: entry.eventID, in: db) ?? []) }
+        if let record = commit.notification, try !write(record, actionsChanged: commit.actionsChanged, in: db) {
+            try SQLiteStatement.with("DELETE FROM inbox WHERE event_id = ?", in: db) { delete in
+                try delete.bind(1, entry.eventID)
+                try delete.execute()
+            }
+            return .versionConflict
+        }
+        for (position, output) in entry.outputs.enumerated() {
+            try SQLiteStatement.with(
+                """
+                INSERT INTO inbox_output (event_id, position, exchange, routing_key, properties, body)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, in: db
+            ) { insert in
+                try insert.bind(1, entry.eventID)
+                try insert.bind(2, Int64(position))
+                try insert.bind(3, output.exchange)
+                try insert.bind(4, output.routingKey)
+                try insert.bind(5, EventCodec.encode(output.properties))
+                try insert.bind(6, output.body)
+                try insert.execute()
+            }
+        }
+        return .committed
+    }
+
+    /// Writes `record` if the stored version is still the one it was loaded with; false (and nothing written)
+    /// on a conflict. Unchanged actions are left as stored, which saves encoding and writing them.
+    private static func write(_ record: NotificationRecord, actionsChanged: Bool, in db: Database) throws -> Bool {
         if record.version == 0 {
-            try db.execute(
-                sql: """
-                    INSERT INTO notification (request_identifier, category_identifier, actions, version)
-                    VALUES (?, ?, ?, 1) ON CONFLICT (request_identifier) DO NOTHING
-                    """,
-                arguments: [record.requestIdentifier, record.categoryIdentifier, actions])
+            try SQLiteStatement.with(
+                """
+                INSERT INTO notification (request_identifier, category_identifier, actions, version)
+                VALUES (?, ?, ?, 1) ON CONFLICT DO NOTHING
+                """, in: db
+            ) { insert in
+                try insert.bind(1, record.requestIdentifier)
+                try insert.bind(2, record.categoryIdentifier)
+                try insert.bind(3, EventCodec.encode(record.actions))
+                try insert.execute()
+            }
+        } else if actionsChanged {
+            try SQLiteStatement.with(
+                """
+                UPDATE notification SET category_identifier = ?, actions = ?, version = version + 1
+                WHERE request_identifier = ? AND version = ?
+                """, in: db
+            ) { update in
+                try update.bind(1, record.categoryIdentifier)
+                try update.bind(2, EventCodec.encode(record.actions))
+                try update.bind(3, record.requestIdentifier)
+                try update.bind(4, record.version)
+                try update.execute()
+            }
         } else {
-            try db.execute(
-                sql: """
-                    UPDATE notification SET category_identifier = ?, actions = ?, version = version + 1
-                    WHERE request_identifier = ? AND version = ?
-                    """,
-                arguments: [record.categoryIdentifier, actions, record.requestIdentifier, record.version])
+            try SQLiteStatement.with(
+                "UPDATE notification SET version = version + 1 WHERE request_identifier = ? AND version = ?", in: db
+            ) { update in
+                try update.bind(1, record.requestIdentifier)
+                try update.bind(2, record.version)
+                try update.execute()
+            }
         }
         guard db.changesCount == 1 else { return false }
         for (handler, state) in record.handlerStates {
-            try db.execute(
-                sql: """
-                    INSERT INTO handler_state (request_identifier, handler, state) VALUES (?, ?, ?)
-                    ON CONFLICT (request_identifier, handler) DO UPDATE SET state = excluded.state
-                    """,
-                arguments: [record.requestIdentifier, handler, Data(state)])
+            try SQLiteStatement.with(
+                """
+                INSERT INTO handler_state (request_identifier, handler, state) VALUES (?, ?, ?)
+                ON CONFLICT (request_identifier, handler) DO UPDATE SET state = excluded.state
+                """, in: db
+            ) { upsert in
+                try upsert.bind(1, record.requestIdentifier)
+                try upsert.bind(2, handler)
+                try upsert.bind(3, state)
+                try upsert.execute()
+            }
         }
         return true
     }
 
+    /// The notification with its handlers' states, read in one query (one row per handler state).
     private static func record(_ requestIdentifier: String, in db: Database) throws -> NotificationRecord? {
-        guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT category_identifier, actions, version FROM notification WHERE request_identifier = ?",
-                arguments: [requestIdentifier])
-        else { return nil }
-        var states: [String: [UInt8]] = [:]
-        let stateRows = try Row.fetchAll(
-            db, sql: "SELECT handler, state FROM handler_state WHERE request_identifier = ?",
-            arguments: [requestIdentifier])
-        for stateRow in stateRows {
-            let state: Data = stateRow["state"]
-            states[stateRow["handler"]] = Array(state)
-        }
-        let actions: Data = row["actions"]
-        return NotificationRecord(
-            requestIdentifier: requestIdentifier, categoryIdentifier: row["category_identifier"],
-            actions: try EventCodec.decoder.decode([NotificationAction].self, from: actions), handlerStates: states,
-            version: row["version"])
+        try SQLiteStatement.with(
+            """
+            SELECT n.category_identifier, n.actions, n.version, s.handler, s.state
+            FROM notification n LEFT JOIN handler_state s ON s.request_identifier = n.request_identifier
+            WHERE n.request_identifier = ?
+            """, in: db
+        ) { select -> StoredRecord? in
+            try select.bind(1, requestIdentifier)
+            guard try select.step() else { return nil }
+            return try StoredRecord(select, from: 0)
+        }?.record(requestIdentifier)
     }
 
-    /// The stored outputs of `eventID`, or nil when it is not in the inbox.
+    /// A notification's row and its handler-state rows as a query returns them, from column `offset` on:
+    /// category identifier, actions, version (null when there is no notification), handler and state (null
+    /// when there is no state). Reads the current row and all that follow.
+    private struct StoredRecord {
+        var categoryIdentifier: String
+        var actions: [UInt8]
+        var version: Int64
+        var states: [String: [UInt8]] = [:]
+
+        init?(_ select: SQLiteStatement, from offset: Int32) throws {
+            guard !select.isNull(offset) else { return nil }
+            categoryIdentifier = select.text(offset)
+            actions = select.blob(offset + 1)
+            version = select.integer(offset + 2)
+            repeat {
+                if !select.isNull(offset + 3) { states[select.text(offset + 3)] = select.blob(offset + 4) }
+            } while try select.step()
+        }
+
+        func record(_ requestIdentifier: String) throws -> NotificationRecord {
+            NotificationRecord(
+                requestIdentifier: requestIdentifier, categoryIdentifier: categoryIdentifier,
+                actions: try EventCodec.decodeStored([NotificationAction].self, from: actions), handlerStates: states,
+                version: version)
+        }
+    }
+
+    /// The stored outputs of `eventID`, or nil when it is not in the inbox; one query (an event with no
+    /// outputs gives one row of nulls).
     private static func outputs(of eventID: String, in db: Database) throws -> [OutboundMessage]? {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM inbox WHERE event_id = ?", arguments: [eventID]) != nil
-        else { return nil }
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT exchange, routing_key, properties, body FROM inbox_output
-                WHERE event_id = ? ORDER BY position
-                """,
-            arguments: [eventID])
-        return try rows.map { row in
-            let properties: Data = row["properties"]
-            let body: Data = row["body"]
-            return OutboundMessage(
-                exchange: row["exchange"], routingKey: row["routing_key"], body: Array(body),
-                properties: try EventCodec.decoder.decode(MessageProperties.self, from: properties))
+        try SQLiteStatement.with(
+            """
+            SELECT o.exchange, o.routing_key, o.properties, o.body
+            FROM inbox i LEFT JOIN inbox_output o ON o.event_id = i.event_id
+            WHERE i.event_id = ? ORDER BY o.position
+            """, in: db
+        ) { select in
+            try select.bind(1, eventID)
+            var found = false
+            var outputs: [OutboundMessage] = []
+            while try select.step() {
+                found = true
+                guard !select.isNull(0) else { continue }
+                outputs.append(
+                    OutboundMessage(
+                        exchange: select.text(0), routingKey: select.text(1), body: select.blob(3),
+                        properties: try EventCodec.decodeStored(MessageProperties.self, from: select.blob(2))))
+            }
+            return found ? outputs : nil
         }
     }
 }

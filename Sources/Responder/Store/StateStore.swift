@@ -88,11 +88,15 @@ public struct StateCommit: Sendable, Hashable {
     /// it was loaded with (0 for a new record): the store writes it with that version plus one, or reports a
     /// conflict if the stored version differs.
     public var notification: NotificationRecord?
+    /// Whether `notification`'s actions differ from the ones it was loaded with; false lets a store leave the
+    /// stored actions as they are. True is always correct.
+    public var actionsChanged: Bool
 
     /// A commit of `inboxEntry` and, if changed, `notification`.
-    public init(inboxEntry: InboxEntry, notification: NotificationRecord?) {
+    public init(inboxEntry: InboxEntry, notification: NotificationRecord?, actionsChanged: Bool = true) {
         self.inboxEntry = inboxEntry
         self.notification = notification
+        self.actionsChanged = actionsChanged
     }
 }
 

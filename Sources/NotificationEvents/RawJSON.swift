@@ -1,0 +1,63 @@
+/// A JSON value kept as the text it arrived in (checked by the contract's rules) or as the value it was set to,
+/// for fixture bodies: replay hands the recorded bytes on instead of re-encoding them, and a fixture file still
+/// gets the stable form (sorted keys, no spacing) that ``EventCodec/encode(_:)`` writes.
+///
+/// ``ContractDecoder`` and ``ContractEncoder`` read and write the text directly; other coders go through
+/// ``JSONValue``. Two are equal when their values are, whatever their spacing or key order.
+struct RawJSON: Sendable, Hashable, Codable {
+    private enum Storage: Sendable {
+        /// The value at a node of a parsed document, which keeps the text.
+        case text(JSONTape, node: Int)
+        case value(JSONValue)
+    }
+
+    private let storage: Storage
+
+    /// The value at `node` of `tape`.
+    init(_ tape: JSONTape, node: Int) {
+        storage = .text(tape, node: node)
+    }
+
+    init(_ value: JSONValue) {
+        storage = .value(value)
+    }
+
+    var value: JSONValue {
+        switch storage {
+        case .text(let tape, let node): tape.value(at: node)
+        case .value(let value): value
+        }
+    }
+
+    /// The text as it arrived (a whole document with the spacing around its value), or the value's stable text.
+    var bytes: [UInt8] {
+        switch storage {
+        case .text(let tape, let node): node == 0 ? tape.bytes : tape.text(at: node)
+        case .value(let value): EventCodec.encode(value)
+        }
+    }
+
+    /// Appends the stable text of the value.
+    func appendStable(to bytes: inout [UInt8], depth: Int) throws {
+        switch storage {
+        case .text(let tape, let node): try JSONText.appendStable(tape, at: node, to: &bytes, depth: depth)
+        case .value(let value): try JSONText.appendValue(value, to: &bytes, depth: depth)
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        storage = .value(try JSONValue(from: decoder))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+    }
+
+    static func == (first: RawJSON, second: RawJSON) -> Bool {
+        first.value == second.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value)
+    }
+}

@@ -1,0 +1,31 @@
+import Logging
+
+extension ResponseOutcome {
+    /// How an outcome is logged: warnings for rejections and retryable failures, errors for permanent ones.
+    var logLevel: Logger.Level {
+        switch self {
+        case .completed: .info
+        case .failed(_, let retryable): retryable ? .warning : .error
+        case .deadLetter: .warning
+        }
+    }
+
+    var logMessage: Logger.Message {
+        switch self {
+        case .completed: "response handled"
+        case .failed: "response failed"
+        case .deadLetter: "input rejected"
+        }
+    }
+
+    var logMetadata: Logger.Metadata {
+        switch self {
+        case .completed(let outputs, let disposition):
+            ["outcome": "\(disposition.rawValue)", "outputs": "\(outputs.count)"]
+        case .failed(let error, let retryable):
+            ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"]
+        case .deadLetter(let reason, let detail):
+            ["outcome": "dead-letter", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
+        }
+    }
+}
