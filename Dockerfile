@@ -5,17 +5,18 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq-dev libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# The manifest names the test targets too, so their folders must be there for it to resolve.
 COPY Package.swift ./
 COPY Sources ./Sources
+# SwiftPM loads every target the manifest names, so the test folders must be there though only responder is built.
 COPY Tests ./Tests
 RUN swift build -c release --product responder --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/responder" /responder
 
-# Run: a slim Debian with only the runtime libraries, as a non-root user.
+# Run: a slim Debian with only the runtime libraries, as a non-root user. libcurl4 is what Foundation's URLSession
+# runs on, for `responder health`, the health check.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq4 libsqlite3-0 ca-certificates \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq4 libsqlite3-0 libcurl4 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /var/lib/responder --create-home responder
 COPY --from=build /responder /usr/local/bin/responder

@@ -102,12 +102,16 @@ let package = Package(
         // as a child process, and probes of the queues.
         .target(
             name: "WorkerHarness",
-            dependencies: ["AMQP", "NotificationEvents", "Responder", "ResponderWorker"],
+            dependencies: ["AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample"],
             path: "Tests/WorkerHarness"
         ),
         .testTarget(
             name: "ResponderWorkerTests",
-            dependencies: ["ResponderWorker", "Responder", "NotificationEvents", "AMQP", "WorkerHarness"]
+            dependencies: [
+                "ResponderWorker", "Responder", "NotificationEvents", "AMQP", "WorkerHarness",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
 
         .executableTarget(
@@ -136,6 +140,12 @@ let package = Package(
                 "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The `responder` commands: their option resolution in-process, the commands as child processes, and
+        // the demo and deployment files.
+        .testTarget(
+            name: "ResponderToolTests",
+            dependencies: ["ResponderTool", "ResponderWorker", "NotificationEvents", "AMQP", "WorkerHarness"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import WorkerHarness
+
+/// docker-compose.yml and the Dockerfile cannot be run here (no docker engine), so the suite checks what can be
+/// checked: the compose file validates, the image builds with the packages scripts/test installs, and both health
+/// checks probe readiness with a command that works.
+@Suite(.timeLimit(.minutes(2)))
+struct DeploymentFilesTests {
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: Paths.root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The words of the bash array `name=(...)` in scripts/test.
+    static func scriptsTestArray(_ name: String) throws -> [String] {
+        let script = try text("scripts/test")
+        let lines = script.split(separator: "\n").filter { $0.hasPrefix("\(name)=(") }
+        guard lines.count == 1, let line = lines.first, let close = line.lastIndex(of: ")") else {
+            throw HarnessError("scripts/test declares \(name)=(...) \(lines.count) times, not once on one line")
+        }
+        return line[line.index(line.startIndex, offsetBy: name.count + 2)..<close].split(separator: " ").map(String.init)
+    }
+
+    /// The packages of the `apt-get install` in the Dockerfile stage that starts with `FROM <image>`.
+    static func dockerfileInstall(stage: String) throws -> [String] {
+        let stages = try text("Dockerfile").components(separatedBy: "\nFROM ").dropFirst()
+        guard let body = stages.first(where: { $0.hasPrefix(stage) }) else { throw HarnessError("no stage FROM \(stage)") }
+        let joined = body.replacingOccurrences(of: "\\\n", with: " ")
+        let installs = joined.split(separator: "\n").filter { $0.contains("apt-get install") }
+        guard installs.count == 1, let install = installs.first else {
+            throw HarnessError("the \(stage) stage has \(installs.count) apt-get install lines")
+        }
+        let afterInstall = install.components(separatedBy: "apt-get install")[1].components(separatedBy: "&&")[0]
+        return afterInstall.split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") && !$0.isEmpty }
+    }
+
+    @Test func theImageBuildsWithThePackagesScriptsTestInstallsForTheBuild() throws {
+        let build = try Self.scriptsTestArray("build_packages")
+        #expect(Set(build) == ["librabbitmq-dev", "libsqlite3-dev"])
+        #expect(try Self.dockerfileInstall(stage: "swift:") == build)
+        let runtime = try Self.dockerfileInstall(stage: "debian:")
+        for package in ["librabbitmq4", "libsqlite3-0", "ca-certificates"] {
+            #expect(runtime.contains(package), "the runtime image installs \(package): \(runtime)")
+        }
+        #expect(!runtime.contains { $0.hasSuffix("-dev") }, "no build packages at run time")
+    }
+
+    /// The files the build stage copies make a package SwiftPM can load (it loads every target of the manifest,
+    /// tests included, even to build one product).
+    @Test func theBuildStageCopiesAPackageSwiftPMCanLoad() async throws {
+        let stage = try #require(try Self.text("Dockerfile").components(separatedBy: "\nFROM ").first { $0.hasPrefix("swift:") })
+        let copies = stage.split(separator: "\n").filter { $0.hasPrefix("COPY ") && !$0.contains("--from") }
+        #expect(copies.count >= 3)
+        let context = try Paths.temporaryFolder("docker-context")
+        defer { try? FileManager.default.removeItem(at: context) }
+        for copy in copies {
+            let words = copy.split(separator: " ").dropFirst().map(String.init)
+            let destination = context.appendingPathComponent(words.last ?? ".")
+            for source in words.dropLast() {
+                let target = words.count == 2 && !(words.last ?? "").hasSuffix("/")
+                    ? destination : destination.appendingPathComponent(source)
+                try FileManager.default.createDirectory(
+                    at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: Paths.root.appendingPathComponent(source), to: target)
+            }
+        }
+        let described = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["swift", "package", "--package-path", context.path, "describe"])
+        #expect(described.status == 0, "\(described.output)")
+    }
+
+    @Test func scriptsTestInstallsEverythingTheSuiteUses() throws {
+        let all = try Self.scriptsTestArray("packages")
+        let build = try Self.scriptsTestArray("build_packages")
+        #expect(all.first == "\"${build_packages[@]}\"", "the build packages are part of what scripts/test installs")
+        #expect(Set(all.dropFirst()) == ["rabbitmq-server", "docker-compose"])
+        #expect(try Self.text("scripts/test").contains("import jsonschema"))
+        let demo = try Self.text("scripts/demo")
+        #expect(build.allSatisfy { demo.contains($0) }, "the demo installs the build packages too")
+    }
+
+    @Test func theComposeFileValidates() async throws {
+        let compose = Paths.root.appendingPathComponent("docker-compose.yml").path
+        let valid = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/docker-compose"), arguments: ["-f", compose, "config"],
+            environment: ["RABBITMQ_PASSWORD": "compose-test-password"])
+        #expect(valid.status == 0, "\(valid.output)")
+        let config = valid.output
+        #expect(config.contains("condition: service_healthy"))
+        #expect(config.contains("restart: unless-stopped"))
+        #expect(config.contains("responder-state:"))
+        #expect(config.contains("/health/ready") || config.contains("responder\n      - health"))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["RABBITMQ_PASSWORD"] = nil
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/docker-compose")
+        process.arguments = ["-f", compose, "config", "--quiet"]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0, "the broker password is required")
+    }
+
+    /// The Dockerfile's HEALTHCHECK and the compose health check run the same command.
+    @Test func bothHealthChecksRunTheSameReadinessProbe() throws {
+        let dockerfile = try Self.text("Dockerfile").replacingOccurrences(of: "\\\n", with: " ")
+        let healthcheck = try #require(dockerfile.split(separator: "\n").first { $0.hasPrefix("HEALTHCHECK") })
+        let dockerCommand = try #require(healthcheck.components(separatedBy: "CMD ").last)
+            .trimmingCharacters(in: .whitespaces)
+        let compose = try Self.text("docker-compose.yml")
+        let composeTests = compose.split(separator: "\n").filter { $0.contains("test: [\"CMD\"") }
+        #expect(composeTests.contains { $0.contains(dockerCommand.dropFirst().dropLast()) }, "\(dockerCommand) in \(composeTests)")
+        #expect(dockerCommand.contains("\"health\""))
+    }
+}

@@ -1,0 +1,124 @@
+import AMQP
+import ArgumentParser
+import Foundation
+import ResponderWorker
+import Testing
+import WorkerHarness
+
+@testable import ResponderTool
+
+/// Every setting of every command: the flag when given, else the environment variable, else the default; the
+/// broker URL also from a mounted secret file.
+@Suite struct EnvironmentFallbackTests {
+    @Test func aFlagWinsOverTheEnvironmentWhichWinsOverTheDefault() throws {
+        let environment = EnvironmentFallback(environment: ["RESPONDER_PREFETCH": "50"])
+        #expect(try environment.resolve(UInt16(10), "RESPONDER_PREFETCH", default: 200) == 10)
+        #expect(try environment.resolve(nil as UInt16?, "RESPONDER_PREFETCH", default: 200) == 50)
+        #expect(try EnvironmentFallback(environment: [:]).resolve(nil as UInt16?, "RESPONDER_PREFETCH", default: 200) == 200)
+        #expect(environment.resolve("flag", "RESPONDER_PREFETCH") == "flag")
+        #expect(environment.resolve(nil, "RESPONDER_PREFETCH") == "50")
+        #expect(environment.resolve(nil, "RESPONDER_CATEGORIES") == nil)
+    }
+
+    @Test func anEmptyVariableCountsAsUnset() throws {
+        let environment = EnvironmentFallback(environment: ["RESPONDER_CONCURRENCY": "", "RESPONDER_STATE": ""])
+        #expect(try environment.resolve(nil as Int?, "RESPONDER_CONCURRENCY", default: 64) == 64)
+        #expect(environment.resolve(nil, "RESPONDER_STATE") == nil)
+    }
+
+    @Test func aVariableThatDoesNotParseIsAnErrorNamingIt() {
+        let environment = EnvironmentFallback(environment: ["RESPONDER_CONCURRENCY": "many"])
+        #expect {
+            try environment.resolve(nil as Int?, "RESPONDER_CONCURRENCY", default: 64)
+        } throws: { error in
+            "\(error)".contains("RESPONDER_CONCURRENCY=many")
+        }
+    }
+
+    @Test func theBrokerURLComesFromTheFlagThenTheVariableThenTheSecretFileThenTheDefault() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = folder.appendingPathComponent("amqp-url")
+        try "amqp://app:from-file@broker:5672/%2F\n".write(to: secret, atomically: true, encoding: .utf8)
+        let everything = EnvironmentFallback(environment: [
+            "RESPONDER_AMQP_URL": "amqp://app:from-env@broker:5672/%2F", "RESPONDER_AMQP_URL_FILE": secret.path,
+        ])
+        #expect(try everything.brokerURL("amqp://app:from-flag@broker:5672/%2F") == "amqp://app:from-flag@broker:5672/%2F")
+        #expect(try everything.brokerURL(nil) == "amqp://app:from-env@broker:5672/%2F")
+        let fileOnly = EnvironmentFallback(environment: ["RESPONDER_AMQP_URL_FILE": secret.path])
+        #expect(try fileOnly.brokerURL(nil) == "amqp://app:from-file@broker:5672/%2F", "trimmed of its line break")
+        #expect(try EnvironmentFallback(environment: [:]).brokerURL(nil) == BrokerOptions.defaultURL)
+    }
+
+    @Test func anUnreadableSecretFileIsAnErrorNamingThePath() {
+        let environment = EnvironmentFallback(environment: ["RESPONDER_AMQP_URL_FILE": "/nonexistent/amqp-url"])
+        #expect {
+            try environment.brokerURL(nil)
+        } throws: { error in
+            "\(error)".contains("/nonexistent/amqp-url")
+        }
+    }
+
+    @Test func topologyNamesFollowTheSameOrder() throws {
+        let environment = EnvironmentFallback(environment: [
+            "RESPONDER_INPUT_EXCHANGE": "env.in", "RESPONDER_INPUT_QUEUE": "env.work",
+            "RESPONDER_RETRY_DELAYS": "5, 50", "RESPONDER_DELIVERY_LIMIT": "7",
+        ])
+        let topology = try TopologyOptions.parse(["--input-exchange", "flag.in"]).topology(environment)
+        #expect(topology.inputExchange == "flag.in")
+        #expect(topology.inputQueue == "env.work")
+        #expect(topology.outputExchange == "notifications.action-updates")
+        #expect(topology.retryDelays == [5, 50])
+        #expect(topology.deliveryLimit == 7)
+        let defaults = try TopologyOptions.parse([]).topology(EnvironmentFallback(environment: [:]))
+        #expect(defaults == Topology())
+    }
+
+    @Test(arguments: ["0", "1,-2", "1.5", "soon"])
+    func retryDelaysMustBePositiveWholeSeconds(delays: String) {
+        #expect(throws: ValidationError.self) {
+            try TopologyOptions.parse(["--retry-delays", delays]).topology(EnvironmentFallback(environment: [:]))
+        }
+    }
+
+    @Test func brokerSettingsComeFromFlagsAndTheEnvironment() throws {
+        let environment = EnvironmentFallback(environment: [
+            "RESPONDER_AMQP_URL": "amqp://app:secret@broker:5673/orders", "RESPONDER_HEARTBEAT": "11",
+        ])
+        let fromEnvironment = try BrokerOptions.parse([]).configuration(environment)
+        #expect(fromEnvironment.host == "broker")
+        #expect(fromEnvironment.port == 5673)
+        #expect(fromEnvironment.heartbeat == .seconds(11))
+        #expect(!"\(fromEnvironment)".contains("secret"), "the password never shows")
+        let flagged = try BrokerOptions.parse(["--heartbeat", "3"]).configuration(environment)
+        #expect(flagged.heartbeat == .seconds(3))
+    }
+
+    @Test func tlsFilesNeedAnAMQPSURL() {
+        let environment = EnvironmentFallback(environment: ["RESPONDER_AMQP_CA_FILE": "/etc/ca.pem"])
+        #expect(throws: ValidationError.self) { try BrokerOptions.parse([]).configuration(environment) }
+    }
+
+    @Test func tlsFilesApplyToAnAMQPSURL() throws {
+        let environment = EnvironmentFallback(environment: [
+            "RESPONDER_AMQP_URL": "amqps://app:pw@broker:5671/%2F", "RESPONDER_AMQP_CA_FILE": "/etc/ca.pem",
+        ])
+        let configuration = try BrokerOptions.parse(["--cert-file", "/etc/client.pem", "--key-file", "/etc/client.key"])
+            .configuration(environment)
+        #expect(configuration.tls?.caCertificatePath == "/etc/ca.pem")
+        #expect(configuration.tls?.clientCertificatePath == "/etc/client.pem")
+        #expect(configuration.tls?.clientKeyPath == "/etc/client.key")
+    }
+
+    @Test func theStateFileFollowsTheSameOrder() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fromEnvironment = folder.appendingPathComponent("env.sqlite").path
+        let fromFlag = folder.appendingPathComponent("flag.sqlite").path
+        let environment = EnvironmentFallback(environment: ["RESPONDER_STATE": fromEnvironment])
+        _ = try HandlerOptions.parse([]).openStore(environment)
+        #expect(FileManager.default.fileExists(atPath: fromEnvironment))
+        _ = try HandlerOptions.parse(["--state", fromFlag]).openStore(environment)
+        #expect(FileManager.default.fileExists(atPath: fromFlag))
+    }
+}

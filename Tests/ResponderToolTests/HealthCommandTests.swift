@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import WorkerHarness
+
+/// `responder health`, the command both container health checks run: exit 0 only while the worker is ready.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+struct HealthCommandTests {
+    @Test func aReadyWorkerIsHealthy() async throws {
+        let topology = TestTopology("health")
+        let folder = try Paths.temporaryFolder()
+        let worker = try WorkerProcess(topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path)
+        try await worker.waitUntilReady()
+        let result = try await Tool.run(["health", "--port", "\(worker.metricsPort)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "ready\n")
+        let fromEnvironment = try await Tool.run(["health"], environment: ["RESPONDER_METRICS_PORT": "\(worker.metricsPort)"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        worker.send(SIGTERM)
+        #expect(try await worker.waitForExit() == 0)
+        let probe = try await QueueProbe.open(topology)
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func aWorkerWithoutItsBrokerIsUnhealthy() async throws {
+        let folder = try Paths.temporaryFolder()
+        let nowhere = "amqp://guest:guest@127.0.0.1:\(try FreePort.find())/%2F"
+        let worker = try WorkerProcess(
+            topology: TestTopology("unhealthy"), statePath: folder.appendingPathComponent("state.sqlite").path,
+            environment: ["RESPONDER_AMQP_URL": nowhere])
+        try await waitFor("the worker's HTTP server") { await worker.status(of: "/health/live") == 200 }
+        let result = try await Tool.run(["health", "--port", "\(worker.metricsPort)"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "not ready: not connected to the broker\n")
+        worker.send(SIGTERM)
+        #expect(try await worker.waitForExit() == 0)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func nothingListeningIsUnhealthy() async throws {
+        let result = try await Tool.run(["health", "--port", "\(try FreePort.find())"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("health: no answer from http://127.0.0.1:"))
+    }
+}

@@ -1,0 +1,87 @@
+import AMQP
+import Foundation
+import NotificationEvents
+import Testing
+import WorkerHarness
+
+/// `responder publish` feeds a broker from a fixture, each message confirmed: lines that are not fixture lines are
+/// reported and skipped, and `--repeat` gives each later pass new event and message ids.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+struct PublishCommandTests {
+    /// The malformed session with its fixture lines pointed at `exchange`; the lines that are no fixture lines
+    /// (2 and 4) stay as they are, and a blank line is added.
+    static func fixture(exchange: String, in folder: URL) throws -> (url: URL, lines: [FixtureLine]) {
+        var lines: [FixtureLine] = []
+        var text: [String] = []
+        for raw in try String(contentsOf: Paths.session("malformed"), encoding: .utf8).split(separator: "\n") {
+            guard var line = try? EventCodec.decodeFixtureLine(Array(raw.utf8)) else {
+                text.append(String(raw))
+                continue
+            }
+            line.exchange = exchange
+            lines.append(line)
+            text.append(String(decoding: EventCodec.encode(line), as: UTF8.self))
+        }
+        text.insert("", at: 5)
+        let url = folder.appendingPathComponent("session.jsonl")
+        try (text.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        return (url, lines)
+    }
+
+    @Test func publishesEveryFixtureLineAndSkipsTheRest() async throws {
+        let topology = TestTopology("publish")
+        let probe = try await QueueProbe.open(topology)
+        let folder = try Paths.temporaryFolder()
+        let (url, lines) = try Self.fixture(exchange: topology.topology.inputExchange, in: folder)
+
+        let result = try await Tool.run(["publish", url.path], environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        let skipped = result.stderr.split(separator: "\n").filter { $0.contains("skipped") }
+        #expect(skipped.count == 2)
+        #expect(skipped.first?.hasPrefix("publish: \(url.path):2 skipped") == true, "\(skipped)")
+        #expect(skipped.last?.hasPrefix("publish: \(url.path):4 skipped") == true, "\(skipped)")
+        #expect(result.stderr.contains("publish: \(lines.count) messages confirmed"))
+
+        let published = try await probe.take(lines.count, from: topology.topology.inputQueue)
+        #expect(published.count == lines.count)
+        for (message, line) in zip(published, lines) {
+            #expect(message.body == line.bodyBytes)
+            #expect(message.routingKey == line.routingKey)
+            #expect(message.properties.messageID == line.properties.messageId)
+            #expect(message.properties.contentType == line.properties.contentType)
+            #expect(message.properties.deliveryMode?.rawValue == line.properties.deliveryMode.map(UInt8.init))
+        }
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func repeatRenamesTheEventsOfEveryLaterPass() async throws {
+        let topology = TestTopology("publish-repeat")
+        let probe = try await QueueProbe.open(topology)
+        let folder = try Paths.temporaryFolder()
+        let (url, lines) = try Self.fixture(exchange: topology.topology.inputExchange, in: folder)
+
+        let result = try await Tool.run(
+            ["publish", url.path, "--repeat", "3", "--window", "4"], environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").filter { $0.contains("skipped") }.count == 2, "reported once")
+        #expect(result.stderr.contains("publish: \(lines.count * 3) messages confirmed"))
+
+        let published = try await probe.take(lines.count * 3, from: topology.topology.inputQueue)
+        #expect(published.count == lines.count * 3)
+        for (index, message) in published.enumerated() {
+            let line = lines[index % lines.count]
+            let pass = index / lines.count
+            let suffix = pass == 0 ? "" : "-r\(pass)"
+            #expect(message.properties.messageID == line.properties.messageId.map { $0 + suffix })
+            guard case .object(var event)? = line.body, case .string(let id)? = event["id"] else {
+                #expect(message.body == line.bodyBytes, "a body that is no event is published as it is")
+                continue
+            }
+            event["id"] = .string(id + suffix)
+            #expect(message.body == EventCodec.encode(JSONValue.object(event)), "\(id) in pass \(pass)")
+        }
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

@@ -1,0 +1,64 @@
+import AMQP
+import Foundation
+import NotificationEvents
+import Responder
+import Testing
+import WorkerHarness
+
+/// `responder record` writes what arrives at the input exchange as fixture lines, through a tap queue of its own,
+/// so the worker's queue keeps every event.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+struct RecordCommandTests {
+    @Test func recordsEveryInputWithoutTakingItFromTheWorkersQueue() async throws {
+        let topology = TestTopology("record")
+        let probe = try await QueueProbe.open(topology)
+        let folder = try Paths.temporaryFolder()
+        let out = folder.appendingPathComponent("recorded.jsonl")
+        let session = try QueueProbe.lines(of: Paths.session("interleaved"))
+
+        let record = try Tool(
+            ["record", "--out", out.path, "--limit", "\(session.count)"],
+            environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? "", "RESPONDER_INPUT_EXCHANGE": topology.topology.inputExchange])
+        try await record.waitForStandardError(containing: "record: tapping \(topology.topology.inputExchange)")
+        try await probe.publish(session)
+        #expect(try await record.waitForExit() == 0, "\(record.stderr)")
+        #expect(record.stderr.contains("record: \(session.count) messages"))
+
+        let recorded = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map {
+            try EventCodec.decodeFixtureLine(Array($0.utf8))
+        }
+        #expect(recorded.count == session.count)
+        for (line, original) in zip(recorded, session) {
+            #expect(line.exchange == topology.topology.inputExchange)
+            #expect(line.routingKey == original.routingKey)
+            #expect(line.properties == original.properties)
+            #expect(line.bodyBytes == original.bodyBytes)
+            #expect(line.redelivered == false)
+        }
+        #expect(try await probe.count(topology.topology.inputQueue) == session.count, "the worker's queue kept every event")
+
+        // The recording replays to the session's golden updates.
+        let replay = try await Tool.run([
+            "replay", out.path, "--state", ":memory:", "--expect", Paths.golden("interleaved").path,
+        ])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func recordsToStandardOutput() async throws {
+        let topology = TestTopology("record-stdout")
+        let probe = try await QueueProbe.open(topology)
+        let record = try Tool(
+            ["record", "--out", "-", "--limit", "2", "--exchange", topology.topology.inputExchange],
+            environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
+        try await record.waitForStandardError(containing: "into stdout")
+        let lines = try QueueProbe.lines(of: Paths.session("rotations")).prefix(2)
+        try await probe.publish(Array(lines))
+        #expect(try await record.waitForExit() == 0, "\(record.stderr)")
+        let recorded = record.stdout.split(separator: "\n")
+        #expect(recorded.count == 2)
+        #expect(try recorded.map { try EventCodec.decodeFixtureLine(Array($0.utf8)).bodyBytes } == lines.map(\.bodyBytes))
+        await probe.cleanUp()
+    }
+}

@@ -1,0 +1,80 @@
+import AMQP
+import Foundation
+import NotificationEvents
+import Responder
+import ResponderWorker
+import Testing
+
+/// The pipeline's transport-agnostic messages and AMQP's map into each other without losing what the contract
+/// keeps.
+@Suite struct MessageMappingTests {
+    static let properties = MessageProperties(
+        contentType: "application/cloudevents+json", contentEncoding: "utf-8", messageId: "evt-1",
+        correlationId: "evt-0", type: "notification.response.v1", appId: "red-green", timestamp: 1_795_165_207,
+        deliveryMode: .persistent,
+        headers: [
+            "traceparent": .string("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"),
+            "x-responder-attempts": .integer(2),
+            "ratio": .number(0.5),
+            "flag": .bool(true),
+            "nothing": .null,
+            "list": .array([.integer(1), .string("two")]),
+            "nested": .object(["b": .integer(2), "a": .string("one")]),
+        ])
+
+    @Test func propertiesSurviveTheTripThroughAMQP() {
+        #expect(MessageProperties(BasicProperties(Self.properties)) == Self.properties)
+    }
+
+    @Test func amqpPropertiesGetTheirContractNames() {
+        let amqp = BasicProperties(Self.properties)
+        #expect(amqp.contentType == "application/cloudevents+json")
+        #expect(amqp.contentEncoding == "utf-8")
+        #expect(amqp.messageID == "evt-1")
+        #expect(amqp.correlationID == "evt-0")
+        #expect(amqp.type == "notification.response.v1")
+        #expect(amqp.appID == "red-green")
+        #expect(amqp.timestamp == Date(timeIntervalSince1970: 1_795_165_207))
+        #expect(amqp.deliveryMode == .persistent)
+        #expect(amqp.headers["x-responder-attempts"] == .int64(2))
+        #expect(amqp.headers["nested"] == .table(["a": "one", "b": .int64(2)]), "object keys are sorted")
+        #expect(amqp.headers.keys == amqp.headers.keys.sorted())
+    }
+
+    @Test func aTransientMessageStaysTransientAndAbsentPropertiesStayAbsent() {
+        let transient = MessageProperties(deliveryMode: .transient, headers: [:])
+        #expect(BasicProperties(transient).deliveryMode == .transient)
+        let bare = BasicProperties(MessageProperties(headers: [:]))
+        #expect(bare == BasicProperties())
+        #expect(MessageProperties(BasicProperties()) == MessageProperties(headers: [:]))
+    }
+
+    @Test func everyAMQPFieldValueHasAJSONForm() {
+        let moment = Date(timeIntervalSince1970: 1_795_165_207)
+        let cases: [(FieldValue, JSONValue)] = [
+            (.bool(false), .bool(false)),
+            (.int8(-8), .integer(-8)), (.int16(-16), .integer(-16)), (.int32(-32), .integer(-32)),
+            (.int64(-64), .integer(-64)), (.uint8(8), .integer(8)), (.uint16(16), .integer(16)),
+            (.uint32(32), .integer(32)), (.float(0.5), .number(0.5)), (.double(0.25), .number(0.25)),
+            (.decimal(scale: 2, value: 1234), .number(12.34)), (.string("s"), .string("s")),
+            (.bytes([0, 1, 2]), .string("AAEC")), (.timestamp(moment), .integer(1_795_165_207)), (.void, .null),
+            (.array([.int32(1), .void]), .array([.integer(1), .null])),
+            (.table(["k": .uint8(1)]), .object(["k": .integer(1)])),
+        ]
+        for (field, json) in cases {
+            #expect(JSONValue(field) == json, "\(field)")
+        }
+    }
+
+    @Test func aDeliveryBecomesTheInboundMessageThePipelineReads() {
+        let delivery = AMQPDelivery(
+            body: [1, 2, 3], properties: BasicProperties(Self.properties), exchange: "notifications.responses",
+            routingKey: "red-category", redelivered: true, deliveryTag: 9, consumerTag: "c")
+        let message = InboundMessage(delivery)
+        #expect(message.body == [1, 2, 3])
+        #expect(message.properties == Self.properties)
+        #expect(message.exchange == "notifications.responses")
+        #expect(message.routingKey == "red-category")
+        #expect(message.redelivered)
+    }
+}
