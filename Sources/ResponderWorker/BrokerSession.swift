@@ -153,6 +153,7 @@ final class BrokerSession: Sendable {
                 publication.body, exchange: publication.exchange, routingKey: publication.routingKey,
                 mandatory: true, properties: publication.properties)
         }
+        if !confirmations.isEmpty { pipeline.configuration.stepReached?(.afterPublish) }
         return Settlement(intake: completion.tag, confirmations: confirmations, outcome: outcome, reason: reason)
     }
 
@@ -176,6 +177,7 @@ final class BrokerSession: Sendable {
                 throw error
             }
         }
+        if !settlement.confirmations.isEmpty { pipeline.configuration.stepReached?(.afterConfirm) }
         try acks.settle(tag, accepted: true)
         metrics.record(settlement.outcome)
         if let reason = settlement.reason { metrics.deadLettered(reason: reason.rawValue) }

@@ -104,12 +104,14 @@ public struct ResponsePipeline: Sendable {
                 case .unprocessed(let stored):
                     let record = stored ?? newRecord(for: input)
                     let handled = try await run(receiver, for: input, on: record, logger: logger)
+                    configuration.stepReached?(.afterHandler)
                     let entry = InboxEntry(
                         eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
                     let changed = handled.record == record ? nil : handled.record
                     switch try await store.commit(StateCommit(inboxEntry: entry, notification: changed)) {
                     case .committed:
+                        configuration.stepReached?(.afterCommit)
                         return .completed(
                             outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
                     case .alreadyProcessed(let outputs):
