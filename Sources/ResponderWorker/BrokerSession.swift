@@ -70,6 +70,9 @@ final class BrokerSession: Sendable {
             blockedWatcher.cancel()
             readiness.set(.blocked, false)
             metrics.connected.record(0)
+            // Inputs this session received and never settled are the broker's again (redelivered to the next
+            // session), so none of them is in flight here any more; without this the gauge kept them forever.
+            metrics.inFlight.set(0)
         }
         try await process(deliveries, acks: Acknowledger(channel: inputChannel), output: outputChannel)
         await inputChannel.close()
