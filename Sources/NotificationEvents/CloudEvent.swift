@@ -43,12 +43,12 @@ extension CloudEvent {
         case specversion, id, source, type, time, subject, datacontenttype, data
     }
 
-    /// Reads the envelope's attributes; `id` and `source` must not be empty. Which `specversion` and `type`
+    /// Reads the envelope's attributes; `id` and `source` must not be empty, and `id` holds no U+0000. Which `specversion` and `type`
     /// are accepted is for ``EventCodec`` to say, per event.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         specversion = try container.decode(String.self, forKey: .specversion)
-        id = try container.decodeNonEmpty(.id)
+        id = try container.decodeIdentifier(.id)
         source = try container.decodeNonEmpty(.source)
         type = try container.decode(String.self, forKey: .type)
         time = try container.decodeIfPresent(Date.self, forKey: .time)

@@ -34,10 +34,11 @@ public struct NotificationRequest: Sendable, Hashable, Codable {
         case identifier, content, trigger
     }
 
-    /// Reads a request; its identifier must not be empty, since all per-notification state is keyed by it.
+    /// Reads a request; its identifier must not be empty or hold U+0000, since all per-notification state is keyed
+    /// by it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        identifier = try container.decodeNonEmpty(.identifier)
+        identifier = try container.decodeIdentifier(.identifier)
         content = try container.decode(NotificationContent.self, forKey: .content)
         trigger = try container.decodeIfPresent(NotificationTrigger.self, forKey: .trigger)
     }
