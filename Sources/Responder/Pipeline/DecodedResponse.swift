@@ -29,22 +29,19 @@ public struct InputRejection: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 extension InboundMessage {
-    /// The content types a notification-response event may arrive with. A message without a content type is read
-    /// as JSON too: the body is checked by decoding anyway, and many publishers leave the property unset.
-    static let acceptedContentTypes: Set<String> = ["application/cloudevents+json", "application/json"]
     /// The content encodings that mean "the bytes are the JSON text itself".
     static let acceptedContentEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
 
     /// Checks what can be checked before decoding: content type, content encoding and size.
     func admissionCheck(maxBodySize: Int) throws(InputRejection) {
-        if let contentType = properties.contentType {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            let normalized = mediaType.trimmingCharacters(in: .whitespaces).lowercased()
-            guard normalized.isEmpty || Self.acceptedContentTypes.contains(normalized) else {
-                throw InputRejection(
-                    reason: .unsupportedContentType,
-                    detail: "content type \"\(contentType)\" is not application/cloudevents+json or application/json")
-            }
+        // The contract's rule (EventContentType), with a blank content type read like a missing one: the body is
+        // checked by decoding anyway, and many publishers leave the property unset.
+        if let contentType = properties.contentType, !contentType.trimmingCharacters(in: .whitespaces).isEmpty,
+            !EventContentType.isAccepted(contentType)
+        {
+            throw InputRejection(
+                reason: .unsupportedContentType,
+                detail: "content type \"\(contentType)\" is not application/cloudevents+json or application/json in UTF-8")
         }
         if let encoding = properties.contentEncoding,
             !Self.acceptedContentEncodings.contains(encoding.lowercased())
