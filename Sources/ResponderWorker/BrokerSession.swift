@@ -110,7 +110,10 @@ final class BrokerSession: Sendable {
                     try await self.settle(settlement, acks: acks)
                 }
             }
-            try await group.waitForAll()
+            // The first loop to fail ends the session: leaving the body with its error cancels the others.
+            // waitForAll() would wait for them instead, and intake waits for deliveries for as long as the
+            // consuming connection lives, so losing only the publishing side would hang the worker, still "ready".
+            while try await group.next() != nil {}
         }
     }
 
