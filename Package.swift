@@ -147,6 +147,18 @@ let package = Package(
             name: "ResponderToolTests",
             dependencies: ["ResponderTool", "ResponderWorker", "NotificationEvents", "AMQP", "WorkerHarness"]
         ),
+        // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "WorkerHarness",
+                "AMQP",
+                "NotificationEvents",
+                "Responder",
+                "RedGreenExample",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,11 +35,14 @@ public enum ActionIdentifier: Sendable, Hashable {
 }
 
 extension ActionIdentifier: Codable {
-    /// Reads the identifier as it travels on the wire; it must not be empty.
+    /// Reads the identifier as it travels on the wire; it must not be empty or hold U+0000.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let rawValue = try container.decode(String.self)
         guard !rawValue.isEmpty else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "must not be empty") }
+        guard !rawValue.unicodeScalars.contains("\u{0}") else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "must not contain U+0000")
+        }
         self.init(rawValue: rawValue)
     }
 

@@ -43,7 +43,7 @@ extension CloudEvent: ContractObject {
         case specversion, id, source, type, time, subject, datacontenttype, data
     }
 
-    /// Reads the envelope's attributes; `id` and `source` must not be empty. Which `specversion` and `type`
+    /// Reads the envelope's attributes; `id` and `source` must not be empty, and `id` holds no U+0000. Which `specversion` and `type`
     /// are accepted is for ``EventCodec`` to say, per event.
     public init(from decoder: any Decoder) throws {
         try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
@@ -55,7 +55,7 @@ extension CloudEvent: ContractObject {
 
     private init(fields container: some ContractFields<CodingKeys>) throws {
         specversion = try container.decode(String.self, forKey: .specversion)
-        id = try container.decodeNonEmpty(.id)
+        id = try container.decodeIdentifier(.id)
         source = try container.decodeNonEmpty(.source)
         type = try container.decode(String.self, forKey: .type)
         time = try container.decodeIfPresent(Date.self, forKey: .time)

@@ -8,6 +8,15 @@ extension ContractFields {
         return text
     }
 
+    /// A required identifier: a string without U+0000, as the schemas' `"pattern": "^[^\\u0000]*$"`, and unless
+    /// `mayBeEmpty` not empty. Identifiers become state keys, message ids and routing keys, and whatever reads them
+    /// as C strings (logs, tools, other clients) stops at a NUL, where `a<NUL>b` would name the same thing as `a`.
+    func decodeIdentifier(_ key: Key, mayBeEmpty: Bool = false) throws -> String {
+        let text = try mayBeEmpty ? decode(String.self, forKey: key) : decodeNonEmpty(key)
+        guard !text.unicodeScalars.contains("\u{0}") else { throw violation(key, "must not contain U+0000") }
+        return text
+    }
+
     /// A required number within `range`, as the schemas' `minimum` and `maximum`.
     func decode<Number: Decodable & Comparable>(
         _ type: Number.Type, forKey key: Key, in range: ClosedRange<Number>

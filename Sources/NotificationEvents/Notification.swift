@@ -52,7 +52,8 @@ public struct NotificationRequest: Sendable, Hashable, Codable, ContractObject {
         case identifier, content, trigger
     }
 
-    /// Reads a request; its identifier must not be empty, since all per-notification state is keyed by it.
+    /// Reads a request; its identifier must not be empty or hold U+0000, since all per-notification state is keyed
+    /// by it.
     public init(from decoder: any Decoder) throws {
         try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
     }
@@ -62,7 +63,7 @@ public struct NotificationRequest: Sendable, Hashable, Codable, ContractObject {
     }
 
     private init(fields container: some ContractFields<CodingKeys>) throws {
-        identifier = try container.decodeNonEmpty(.identifier)
+        identifier = try container.decodeIdentifier(.identifier)
         content = try container.decode(NotificationContent.self, forKey: .content)
         trigger = try container.decodeIfPresent(NotificationTrigger.self, forKey: .trigger)
     }

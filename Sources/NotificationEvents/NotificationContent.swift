@@ -40,7 +40,8 @@ public struct NotificationContent: Sendable, Hashable, Codable, ContractObject {
         case title, subtitle, body, badge, sound, categoryIdentifier, threadIdentifier, targetContentIdentifier, userInfo
     }
 
-    /// Reads content; only `categoryIdentifier` is required (it may be empty) and a badge must not be negative.
+    /// Reads content; only `categoryIdentifier` is required (it may be empty, and holds no U+0000) and a badge must
+    /// not be negative.
     public init(from decoder: any Decoder) throws {
         try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
     }
@@ -55,7 +56,7 @@ public struct NotificationContent: Sendable, Hashable, Codable, ContractObject {
         body = try container.decodeIfPresent(String.self, forKey: .body)
         badge = try container.decodeIfPresent(Int.self, forKey: .badge, atLeast: 0)
         sound = try container.decodeIfPresent(String.self, forKey: .sound)
-        categoryIdentifier = try container.decode(String.self, forKey: .categoryIdentifier)
+        categoryIdentifier = try container.decodeIdentifier(.categoryIdentifier, mayBeEmpty: true)
         threadIdentifier = try container.decodeIfPresent(String.self, forKey: .threadIdentifier)
         targetContentIdentifier = try container.decodeIfPresent(String.self, forKey: .targetContentIdentifier)
         userInfo = try container.decodeIfPresent([String: JSONValue].self, forKey: .userInfo)

@@ -12,10 +12,13 @@ final class OutputSink {
     /// A sink writing to the file at `path` (created or truncated), or to stdout when `path` is nil.
     init(path: String?, keepsLines: Bool) throws {
         if let path {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            // Opened in place: FileManager.createFile writes atomically, renaming a new file over the path, which
+            // replaces a symlink and, run as root with `--out /dev/null`, turns the null device into a regular file.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             ownsHandle = true
         } else {
             handle = FileHandle.standardOutput

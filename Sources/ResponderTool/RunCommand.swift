@@ -68,6 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         pipelineConfiguration.outputExchange = configuration.topology.outputExchange
         pipelineConfiguration.maxBodySize = try environment.resolve(
             maxBodySize, "RESPONDER_MAX_BODY_SIZE", default: pipelineConfiguration.maxBodySize)
+        pipelineConfiguration.stepReached = try FaultInjection.stepCallback(environment.environment)
         let store = try handlers.openStore(environment)
         let pipeline = ResponsePipeline(
             registry: try handlers.makeRegistry(environment), store: store, configuration: pipelineConfiguration,

@@ -70,6 +70,9 @@ final class BrokerSession: Sendable {
             blockedWatcher.cancel()
             readiness.set(.blocked, false)
             metrics.connected.record(0)
+            // Inputs this session received and never settled are the broker's again (redelivered to the next
+            // session), so none of them is in flight here any more; without this the gauge kept them forever.
+            metrics.inFlight.set(0)
         }
         try await process(deliveries, acks: Acknowledger(channel: inputChannel), output: outputChannel)
         await inputChannel.close()
@@ -107,7 +110,10 @@ final class BrokerSession: Sendable {
                     try await self.settle(settlement, acks: acks)
                 }
             }
-            try await group.waitForAll()
+            // The first loop to fail ends the session: leaving the body with its error cancels the others.
+            // waitForAll() would wait for them instead, and intake waits for deliveries for as long as the
+            // consuming connection lives, so losing only the publishing side would hang the worker, still "ready".
+            while try await group.next() != nil {}
         }
     }
 
@@ -153,6 +159,7 @@ final class BrokerSession: Sendable {
                 publication.body, exchange: publication.exchange, routingKey: publication.routingKey,
                 mandatory: true, properties: publication.properties)
         }
+        if !confirmations.isEmpty { pipeline.configuration.stepReached?(.afterPublish) }
         return Settlement(intake: completion.tag, confirmations: confirmations, outcome: outcome, reason: reason)
     }
 
@@ -176,6 +183,7 @@ final class BrokerSession: Sendable {
                 throw error
             }
         }
+        if !settlement.confirmations.isEmpty { pipeline.configuration.stepReached?(.afterConfirm) }
         try acks.settle(tag, accepted: true)
         metrics.record(settlement.outcome)
         if let reason = settlement.reason { metrics.deadLettered(reason: reason.rawValue) }

@@ -17,6 +17,7 @@ struct CrashRestartTests {
         let second = try await stream.secondWorker()
         let updates = try await stream.probe.collectUpdates(stream.check.expectedMessageIDs)
         #expect(stream.check.problems(updates) == [])
+        try await waitFor("the second worker to take the rest") { try await stream.inputsLeft() == 0 }
         second.send(SIGTERM)
         #expect(try await second.waitForExit() == 0)
         let late = try await stream.probe.take(0, from: stream.topology.topology.outputQueue, timeout: .zero)

@@ -1,5 +1,5 @@
 /// The settings of a ``ResponsePipeline``; the defaults are the documented ones.
-public struct PipelineConfiguration: Sendable, Hashable {
+public struct PipelineConfiguration: Sendable {
     /// The exchange action-set updates are published to; their routing key is the category identifier.
     public var outputExchange = "notifications.action-updates"
     /// The CloudEvents `source` of the updates.
@@ -11,6 +11,10 @@ public struct PipelineConfiguration: Sendable, Hashable {
     /// How many times an event is handled again after its notification changed under it (another process
     /// committed first) before it fails retryably.
     public var maxConflictRetries = 5
+    /// Called each time an input reaches a ``ProcessingStep``: by the pipeline for the first two, by the transport
+    /// for the others. For fault injection in tests; nil (the default) costs one check per step. It runs on the
+    /// processing task, so it must return quickly (or never: it may end the process).
+    public var stepReached: (@Sendable (ProcessingStep) -> Void)?
 
     /// The default settings.
     public init() {}

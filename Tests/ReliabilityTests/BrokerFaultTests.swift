@@ -1,0 +1,126 @@
+import Foundation
+import NotificationEvents
+import Testing
+import WorkerHarness
+
+/// The broker failing under load: the worker's connections force-closed, and the broker application restarted.
+/// The worker reports not-ready while it is disconnected, reconnects, and finishes the stream with every tap
+/// counted once and every golden update delivered. Serialized, and the restart runs on a broker node of its own,
+/// since stopping the shared one would break every suite running beside this one.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .serialized, .timeLimit(.minutes(8)))
+struct BrokerFaultTests {
+    @Test func forceClosedConnectionsUnderLoad() async throws {
+        let node = try BrokerNode.shared()
+        let topology = TestTopology("force-close")
+        let probe = try await QueueProbe.open(topology)
+        let publisher = try await QueueProbe.open(topology)
+        let state = try Paths.temporaryFolder().appendingPathComponent("state.sqlite").path
+        let run = try await TapRun(topology, notifications: 12, tapsEach: 150)
+        // The worker logs in as a user of its own, so the test can hold it off the broker for a while (long enough
+        // to see readiness fail) without touching the connections of other suites.
+        let user = "reliability-\(topology.prefix)"
+        let password = UUID().uuidString
+        try await node.ctl("add_user", user, password)
+        try await node.ctl("set_permissions", "-p", "/", user, ".*", ".*", ".*")
+        let url = "amqp://\(user):\(password)@127.0.0.1:\(node.port)/%2F"
+
+        let worker = try WorkerProcess(topology: topology, statePath: state, environment: ["RESPONDER_AMQP_URL": url])
+        do {
+            try await worker.waitUntilReady()
+            // rabbitmqctl is slow next to the worker, so everything but the close itself is done before the stream:
+            // the connections are looked up, and the limit (which only refuses new connections) is set.
+            let connections = try await node.connections(named: "responder \(topology.prefix)")
+            #expect(connections.count == 2, "the worker's consuming and publishing connections")
+            try await node.ctl("set_user_limits", user, #"{"max-connections": 0}"#)
+            let streaming = Task { try await publisher.publishStreaming(run.lines) }
+            try await waitFor("the worker to be busy") { try await worker.metric("responder_in_flight_events") >= 20 }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for connection in connections { group.addTask { try await node.close(connection: connection) } }
+                try await group.waitForAll()
+            }
+            try await waitFor(timeout: .seconds(30), "readiness to fail") { await worker.status(of: "/health/ready") == 503 }
+            let waitingWhileDisconnected = try await probe.count(topology.topology.inputQueue)
+            let updatesWhileDisconnected = try await probe.count(topology.topology.outputQueue)
+            #expect(waitingWhileDisconnected > 0, "the fault must strike while inputs are still coming")
+            try await node.ctl("clear_user_limits", user, "max-connections")
+            try await worker.waitUntilReady()
+            try await streaming.value
+
+            let result = try await run.finish(
+                on: node, topology: topology, probe: probe, workers: [worker], statePath: state, ordered: true)
+            #expect(result.reconnects >= 1)
+            print(
+                "reliability: force-closed \(connections.count) connections while streaming \(run.lines.count) taps:",
+                "readiness 503 with \(updatesWhileDisconnected) of \(run.goldenUpdateCount) updates out and",
+                "\(waitingWhileDisconnected) inputs waiting, then 200; \(result.reconnects) reconnection attempts,",
+                "\(result.redelivered) redelivered inputs found in the inbox, \(result.updates) updates",
+                "(\(result.repeats) repeats), tap counts exact, nothing unacknowledged")
+        } catch {
+            worker.send(SIGKILL)
+            _ = try? await node.ctl("delete_user", user)
+            throw error
+        }
+        _ = try? await node.ctl("delete_user", user)
+        await publisher.cleanUp()
+        await probe.cleanUp()
+    }
+
+    @Test func brokerRestartUnderLoad() async throws {
+        let node = try await BrokerNode.startThrowaway()
+        do {
+            try await restart(node)
+        } catch {
+            await node.stop()
+            throw error
+        }
+        await node.stop()
+    }
+
+    private func restart(_ node: BrokerNode) async throws {
+        let topology = TestTopology("broker-restart")
+        let probe = try await QueueProbe.open(topology, url: node.url)
+        let state = try Paths.temporaryFolder().appendingPathComponent("state.sqlite").path
+        let run = try await TapRun(topology, notifications: 12, tapsEach: 150)
+        let backlog = run.lines.count * 2 / 3
+        let worker = try WorkerProcess(topology: topology, statePath: state, environment: ["RESPONDER_AMQP_URL": node.url])
+        defer { if worker.isRunning { worker.send(SIGKILL) } }
+        try await worker.waitUntilReady()
+
+        try await probe.publish(Array(run.lines[..<backlog]))
+        try await waitFor("the first updates") { try await probe.count(topology.topology.outputQueue) >= 5 }
+        let waitingAtTheStop = try await probe.count(topology.topology.inputQueue)
+        let inFlightAtTheStop = try await worker.metric("responder_in_flight_events")
+        #expect(waitingAtTheStop > 0, "the restart must strike while inputs are waiting")
+        try await node.ctl("stop_app")
+        try await waitFor(timeout: .seconds(30), "readiness to fail") { await worker.status(of: "/health/ready") == 503 }
+        try await node.ctl("start_app")
+        try await node.ctl("await_startup")
+        try await worker.waitUntilReady()
+        let queues = try await node.ctl("list_queues", "--no-table-headers", "name", "type", "state")
+        #expect(queues.split(separator: "\n").contains { $0 == "\(topology.topology.inputQueue)\tquorum\trunning" },
+                "the quorum input queue after the restart: \(queues)")
+
+        let afterRestart = try await QueueProbe.open(topology, url: node.url)
+        try await afterRestart.publish(Array(run.lines[backlog...]))
+        let result = try await run.finish(
+            on: node, topology: topology, probe: afterRestart, workers: [worker], statePath: state, ordered: true)
+        #expect(result.reconnects >= 1)
+        print(
+            "reliability: broker stop_app/start_app with \(Int(inFlightAtTheStop)) taps in flight and \(waitingAtTheStop)",
+            "of \(backlog) still waiting, \(run.lines.count - backlog) more after: readiness 503 then 200, quorum input",
+            "queue running again, \(result.reconnects) reconnection attempts, \(result.redelivered) redelivered inputs",
+            "found in the inbox, \(result.updates) updates (\(result.repeats) repeats), tap counts exact, nothing",
+            "unacknowledged")
+    }
+}
+
+extension QueueProbe {
+    /// Publishes `lines` in small confirmed batches with a pause after each, so the worker sees a stream, not a
+    /// backlog, while a fault strikes.
+    func publishStreaming(_ lines: [FixtureLine], batch: Int = 25, pause: Duration = .milliseconds(20)) async throws {
+        for start in stride(from: 0, to: lines.count, by: batch) {
+            try await publish(Array(lines[start..<min(start + batch, lines.count)]))
+            try await Task.sleep(for: pause)
+        }
+    }
+}
