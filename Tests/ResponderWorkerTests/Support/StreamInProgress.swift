@@ -1,10 +1,9 @@
 import Foundation
 import WorkerHarness
 
-/// A RedGreen stream (10 notifications, 100 rotate taps each) published at once to a worker slowed to one
+/// A RedGreen stream (10 notifications, 20 rotate taps each) published at once to a worker slowed to one
 /// notification at a time, returned once its first updates are out: the middle of a stream, where the crash and
-/// shutdown tests interrupt the worker. The stream is long enough that a busy machine cannot finish it in the time
-/// the test takes to notice the first updates.
+/// shutdown tests interrupt the worker.
 struct StreamInProgress {
     let topology: TestTopology
     let probe: QueueProbe
@@ -19,7 +18,7 @@ struct StreamInProgress {
         let probe = try await QueueProbe.open(topology)
         let folder = try Paths.temporaryFolder()
         let statePath = folder.appendingPathComponent("state.sqlite").path
-        let check = StreamCheck(prefix: topology.prefix, notifications: 10, tapsEach: 100)
+        let check = StreamCheck(prefix: topology.prefix, notifications: 10, tapsEach: 20)
         // One notification at a time and a small prefetch keep the worker busy long enough to interrupt it.
         let worker = try WorkerProcess(
             topology: topology, statePath: statePath, arguments: ["--concurrency", "1", "--prefetch", "10"])
