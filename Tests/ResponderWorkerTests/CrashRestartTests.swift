@@ -3,14 +3,13 @@ import Foundation
 import Testing
 import WorkerHarness
 
-/// `responder run` killed with SIGKILL in the middle of a stream and started again on the same state file: every
+/// `responder run` killed with SIGKILL in the middle of a stream (at its 20th commit) and started again on the same state file: every
 /// owed update arrives (a redelivered input may publish its update again, with the same message id), and no tap is
 /// lost or counted twice.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(4)))
 struct CrashRestartTests {
     @Test func aKilledWorkerRestartedOnItsStateLosesAndDoublesNothing() async throws {
-        let stream = try await StreamInProgress.start("crash")
-        stream.worker.send(SIGKILL)
+        let stream = try await StreamInProgress.start("crash", signal: "KILL")
         #expect(try await stream.worker.waitForExit() == SIGKILL)
         #expect(try await stream.inputsLeft() > 0, "the worker died with inputs still to handle")
 

@@ -3,15 +3,15 @@ import Foundation
 import Testing
 import WorkerHarness
 
-/// SIGTERM in the middle of a stream: the worker finishes what it holds, acknowledges it and exits 0; a second
+/// SIGTERM in the middle of a stream (at the worker's 20th commit): the worker finishes what it holds, acknowledges it and exits 0; a second
 /// worker on the same state finishes the rest, and every owed update arrives exactly once.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(4)))
 struct GracefulShutdownTests {
     @Test func sigtermFinishesWhatIsInHandAndLosesNothing() async throws {
-        let stream = try await StreamInProgress.start("sigterm")
+        let stream = try await StreamInProgress.start("sigterm", signal: "TERM")
         let first = stream.worker
-        first.send(SIGTERM)
         #expect(try await first.waitForExit() == 0)
+        #expect(first.logText.contains("SIGTERM"), "the stop came at the 20th commit")
         #expect(first.logText.contains("stopped"), "a graceful stop, not a crash")
 
         #expect(try await stream.inputsLeft() > 0, "the worker stopped mid-stream")

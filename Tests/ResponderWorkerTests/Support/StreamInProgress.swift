@@ -1,9 +1,9 @@
 import Foundation
 import WorkerHarness
 
-/// A RedGreen stream (10 notifications, 20 rotate taps each) published at once to a worker slowed to one
-/// notification at a time, returned once its first updates are out: the middle of a stream, where the crash and
-/// shutdown tests interrupt the worker.
+/// A RedGreen stream (10 notifications, 40 rotate taps each) published at once to a worker slowed to one
+/// notification at a time, which RESPONDER_FAULT interrupts at its 20th commit: the middle of a stream, where the
+/// crash and shutdown tests interrupt the worker, at the same point however fast the machine is.
 struct StreamInProgress {
     let topology: TestTopology
     let probe: QueueProbe
@@ -13,21 +13,23 @@ struct StreamInProgress {
     let check: StreamCheck
     let worker: WorkerProcess
 
-    static func start(_ label: String) async throws -> StreamInProgress {
+    /// Starts the worker, to be sent `signal` (KILL or TERM) at its 20th commit, and publishes the stream to it.
+    static func start(_ label: String, signal: String) async throws -> StreamInProgress {
         let topology = TestTopology(label)
         let probe = try await QueueProbe.open(topology)
         let folder = try Paths.temporaryFolder()
         let statePath = folder.appendingPathComponent("state.sqlite").path
-        let check = StreamCheck(prefix: topology.prefix, notifications: 10, tapsEach: 20)
-        // One notification at a time and a small prefetch keep the worker busy long enough to interrupt it.
+        let check = StreamCheck(prefix: topology.prefix, notifications: 10, tapsEach: 40)
+        // One notification at a time and a small prefetch: at the 20th commit the worker holds a few inputs and
+        // hundreds wait in the queue.
         let worker = try WorkerProcess(
-            topology: topology, statePath: statePath, arguments: ["--concurrency", "1", "--prefetch", "10"])
+            topology: topology, statePath: statePath, environment: ["RESPONDER_FAULT": "after-commit:20:\(signal)"],
+            arguments: ["--concurrency", "1", "--prefetch", "10"])
         try await worker.waitUntilReady()
         try await probe.publish(
             RedGreenTaps.stream(
                 prefix: check.prefix, notifications: check.notifications, tapsEach: check.tapsEach,
                 exchange: topology.topology.inputExchange))
-        try await waitFor("the first updates") { try await probe.count(topology.topology.outputQueue) >= 3 }
         return StreamInProgress(
             topology: topology, probe: probe, folder: folder, statePath: statePath, check: check, worker: worker)
     }
