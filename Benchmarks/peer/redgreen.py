@@ -12,6 +12,7 @@ class RedGreen:
 
     def __init__(self):
         self.taps = {}
+        self.versions = {}
 
     def respond(self, event):
         """The action-set update event that answers `event`, or None when the buttons stay as they are."""
@@ -19,6 +20,9 @@ class RedGreen:
         request = data["notification"]["request"]
         identifier = request["identifier"]
         action = data["actionIdentifier"]
+        if action in (ROTATE, RESET):
+            # Every tap changes the notification's state, so its version, as in responder.
+            self.versions[identifier] = self.versions.get(identifier, 0) + 1
         if action == ROTATE:
             taps = self.taps.get(identifier, 0) + 1
             self.taps[identifier] = taps
@@ -47,5 +51,6 @@ class RedGreen:
                 "causationId": event["id"],
                 "responseOption": "doNotDismiss",
                 "actions": actions,
+                "version": self.versions[identifier],
             },
         }

@@ -14,7 +14,7 @@ import Testing
 
     @Test func actionSetUpdateEventBytes() {
         #expect(String(decoding: EventCodec.encode(Samples.update()), as: UTF8.self) == #"""
-            {"data":{"actions":[{"identifier":"rotate-twenty-degrees-action","options":[],"title":"Rotate 20°"},{"identifier":"reset-rotation-action","options":["destructive"],"title":"Reset rotation"},{"identifier":"reply-action","options":["foreground","destructive","authenticationRequired"],"textInput":{"buttonTitle":"Send","placeholder":"Message"},"title":"Reply"}],"categoryIdentifier":"red-category","causationId":"evt-0002","requestIdentifier":"red-0001","responseOption":"doNotDismiss"},"datacontenttype":"application/json","id":"evt-0002/actions-updated","source":"/responder","specversion":"1.0","subject":"red-0001","time":"2026-11-20T09:00:06Z","type":"notification.actions.updated.v1"}
+            {"data":{"actions":[{"identifier":"rotate-twenty-degrees-action","options":[],"title":"Rotate 20°"},{"identifier":"reset-rotation-action","options":["destructive"],"title":"Reset rotation"},{"identifier":"reply-action","options":["foreground","destructive","authenticationRequired"],"textInput":{"buttonTitle":"Send","placeholder":"Message"},"title":"Reply"}],"categoryIdentifier":"red-category","causationId":"evt-0002","requestIdentifier":"red-0001","responseOption":"doNotDismiss","version":2},"datacontenttype":"application/json","id":"evt-0002/actions-updated","source":"/responder","specversion":"1.0","subject":"red-0001","time":"2026-11-20T09:00:06Z","type":"notification.actions.updated.v1"}
             """#)
     }
 

@@ -58,7 +58,8 @@ enum Samples {
                     NotificationAction(identifier: "rotate-twenty-degrees-action", title: "Rotate 20°"),
                     NotificationAction(identifier: "reset-rotation-action", title: "Reset rotation", options: [.destructive]),
                     replyAction,
-                ]))
+                ],
+                version: 2))
     }
 
     static let categories = NotificationCategories(categories: [

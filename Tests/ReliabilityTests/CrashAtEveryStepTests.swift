@@ -29,7 +29,7 @@ struct CrashAtEveryStepTests {
         let survivor = try WorkerProcess(topology: topology, statePath: state)
         try await survivor.waitUntilReady()
         let result = try await run.finish(
-            on: node, topology: topology, probe: probe, workers: [survivor], statePath: state, ordered: true)
+            on: node, topology: topology, probe: probe, workers: [survivor], statePath: state)
         print(
             "reliability: SIGKILL at \(step) #\(occurrence): \(run.lines.count) inputs, \(updatesBeforeRestart) updates before",
             "the restart, \(result.redelivered) redelivered inputs found in the inbox after it, \(result.updates) updates",

@@ -19,7 +19,7 @@ struct SeveralWorkersTests {
         for worker in workers { try await worker.waitUntilReady() }
         try await run.publish(on: probe)
         let result = try await run.finish(
-            on: node, topology: topology, probe: probe, workers: workers, statePath: state, ordered: false)
+            on: node, topology: topology, probe: probe, workers: workers, statePath: state)
         // An input whose conflicts outlast the pipeline's retries goes through a retry queue and is settled twice.
         #expect(result.settledPerWorker.reduce(0, +) == run.lines.count, "settled, retries aside: \(result.settledPerWorker)")
         #expect(result.settledPerWorker.allSatisfy { $0 > 0 }, "every worker must take part: \(result.settledPerWorker)")
@@ -29,8 +29,8 @@ struct SeveralWorkersTests {
         print(
             "reliability: 3 workers, \(run.lines.count) taps on \(run.notifications) notifications: settled per worker",
             "\(result.settledPerWorker), \(result.conflicts) version conflicts handled again, \(result.retried) sent to retry,",
-            "tap counts exact; \(order.outOfGoldenOrder) notifications' updates arrived out of the single-worker order,",
-            "\(order.lastUpdateStale) ended on an update older than their stored buttons")
+            "tap counts exact, updates in version order golden; \(order.outOfVersionOrder) notifications' updates",
+            "arrived out of version order, \(order.lastArrivedNotNewest) with an older version arriving last")
         await probe.cleanUp()
     }
 }

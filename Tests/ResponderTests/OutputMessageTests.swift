@@ -33,7 +33,7 @@ import Testing
             update.data
                 == ActionSetUpdate(
                     requestIdentifier: "note-9", categoryIdentifier: "photo-category", causationId: "input-7",
-                    responseOption: .doNotDismiss, actions: [Fixtures.like, Fixtures.reply]))
+                    responseOption: .doNotDismiss, actions: [Fixtures.like, Fixtures.reply], version: 1))
         #expect(message.body == EventCodec.encode(update))
     }
 

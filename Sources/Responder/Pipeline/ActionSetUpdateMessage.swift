@@ -9,8 +9,9 @@ extension PipelineConfiguration {
     ///
     /// Everything in it derives from the input, never from the clock: the same input always yields the same
     /// bytes, which is what makes replay deterministic and lets consumers deduplicate on the message id.
+    /// `version` is the notification's version once the input is committed.
     func actionSetUpdate(
-        causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction]
+        causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction], version: Int64
     ) -> OutboundMessage {
         let response = input.event.data
         let category = response.notification.request.content.categoryIdentifier
@@ -20,7 +21,7 @@ extension PipelineConfiguration {
             time: time, subject: input.requestIdentifier, datacontenttype: "application/json",
             data: ActionSetUpdate(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
-                causationId: input.event.id, responseOption: responseOption, actions: actions))
+                causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
         let headers = input.message.properties.headers.filter { Self.propagatedHeaders.contains($0.key) }
         let properties = MessageProperties(
             contentType: "application/cloudevents+json", messageId: event.id, correlationId: input.event.id,

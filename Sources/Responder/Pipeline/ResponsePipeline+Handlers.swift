@@ -37,7 +37,8 @@ extension ResponsePipeline {
                 updated.actions = actions
                 outputs.append(
                     configuration.actionSetUpdate(
-                        causedBy: input, responseOption: result.responseOption, actions: actions))
+                        causedBy: input, responseOption: result.responseOption, actions: actions,
+                        version: record.version + 1))
             }
             if result.responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {

@@ -102,7 +102,9 @@ public struct ResponsePipeline: Sendable {
                     let entry = InboxEntry(
                         eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
-                    let changed = handled.record == record ? nil : handled.record
+                    // An update carries the version its commit gives the notification, so a response with an
+                    // update writes the notification even when nothing else of it changed.
+                    let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
                     let commit = StateCommit(
                         inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
                     switch try await store.commit(commit) {

@@ -10,21 +10,13 @@ import WorkerHarness
 /// A stream of RedGreen rotate taps on several notifications, with what it must leave behind, computed by running
 /// the same inputs through the pipeline in process, one at a time, on a fresh in-memory store: the golden updates.
 struct TapRun: Sendable {
-    /// One action-set update: its message id and exact bytes.
-    struct Update: Sendable, Hashable {
-        var messageID: String
-        var body: [UInt8]
-    }
-
     let prefix: String
     let notifications: Int
     let tapsEach: Int
     /// The inputs, in publishing order: taps round-robin over the notifications, each notification's in order.
     let lines: [FixtureLine]
     /// The golden updates of each notification, in order, by request identifier.
-    let golden: [String: [Update]]
-    /// The golden outputs of each event, by event id.
-    let goldenOutputs: [String: [[UInt8]]]
+    let golden: [String: [ActionSetUpdateEvent]]
 
     init(_ topology: TestTopology, notifications: Int, tapsEach: Int) async throws {
         prefix = topology.prefix
@@ -35,20 +27,17 @@ struct TapRun: Sendable {
         let pipeline = ResponsePipeline(
             registry: RedGreen.makeRegistry(), store: InMemoryStateStore(),
             logger: Logger(label: "golden") { _ in SwiftLogNoOpLogHandler() })
-        var golden: [String: [Update]] = [:]
-        var goldenOutputs: [String: [[UInt8]]] = [:]
+        var golden: [String: [ActionSetUpdateEvent]] = [:]
         for line in lines {
             let outcome = await pipeline.process(InboundMessage(line))
             guard case .completed(let outputs, _) = outcome else { throw HarnessError("golden run: \(outcome)") }
             let event = try EventCodec.decodeResponseEvent(line.bodyBytes)
-            goldenOutputs[event.id] = outputs.map(\.body)
             for output in outputs {
                 golden[event.data.notification.request.identifier, default: []].append(
-                    Update(messageID: output.properties.messageId ?? "", body: output.body))
+                    try EventCodec.decodeActionSetUpdateEvent(output.body))
             }
         }
         self.golden = golden
-        self.goldenOutputs = goldenOutputs
     }
 
     var requests: [String] { (1...notifications).map { RedGreenTaps.request(prefix, $0) } }
@@ -66,52 +55,57 @@ struct TapRun: Sendable {
     }
 
     /// Checks the updates that reached the output queue against the golden ones and returns how many arrived more
-    /// than once. Every golden update must be there, every copy of one message id must carry the same bytes, and
-    /// nothing else may be there. With `ordered`, each notification's updates, counting each message id at its
-    /// first arrival, must be the golden sequence exactly, and each id must carry its golden bytes; without it
-    /// (several workers, where which event is a notification's n-th tap depends on delivery), each notification
-    /// must have as many distinct updates as the golden run, with the same action sets.
+    /// than once. Every copy of one message id must carry the same bytes. Each notification's distinct updates,
+    /// taken in the order of their versions (what a push sender applies, since redelivery and several workers
+    /// reorder them on the wire), must be the golden sequence: the same versions, action sets and response options,
+    /// each caused by a different tap of that notification. Which tap became a notification's n-th is up to the
+    /// broker once inputs are redelivered (it returns them in no set order) or shared by workers, so causes are
+    /// not compared with the golden run; ``checkStore`` ties each update to the input that stored it.
     @discardableResult
-    func checkUpdates(
-        _ deliveries: [AMQPDelivery], ordered: Bool, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Int {
-        var arrived: [String: [Update]] = [:]
+    func checkUpdates(_ deliveries: [AMQPDelivery], sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        var arrived: [String: [ActionSetUpdateEvent]] = [:]
         var bodyByID: [String: [UInt8]] = [:]
         var repeats = 0
         for delivery in deliveries {
             let event = try EventCodec.decodeActionSetUpdateEvent(delivery.body)
-            let update = Update(messageID: delivery.properties.messageID ?? "", body: delivery.body)
-            #expect(update.messageID == event.id, "message id is not the update's id", sourceLocation: sourceLocation)
-            if let earlier = bodyByID[update.messageID] {
+            #expect(delivery.properties.messageID == event.id, "message id is not the update's id", sourceLocation: sourceLocation)
+            if let earlier = bodyByID[event.id] {
                 repeats += 1
-                #expect(earlier == update.body, "\(update.messageID) arrived twice with different bytes",
-                        sourceLocation: sourceLocation)
+                #expect(earlier == delivery.body, "\(event.id) arrived twice with different bytes", sourceLocation: sourceLocation)
                 continue
             }
-            bodyByID[update.messageID] = update.body
-            arrived[event.data.requestIdentifier, default: []].append(update)
+            bodyByID[event.id] = delivery.body
+            arrived[event.data.requestIdentifier, default: []].append(event)
         }
         #expect(Set(arrived.keys) == Set(golden.keys), "updates of unexpected notifications", sourceLocation: sourceLocation)
         for request in requests {
-            let expected = golden[request] ?? []
-            let got = arrived[request] ?? []
-            if ordered {
-                #expect(got.map(\.messageID) == expected.map(\.messageID), "\(request): update sequence",
-                        sourceLocation: sourceLocation)
-                #expect(got == expected, "\(request): update bytes", sourceLocation: sourceLocation)
-            } else {
-                #expect(got.count == expected.count, "\(request): \(got.count) updates, golden \(expected.count)",
-                        sourceLocation: sourceLocation)
-                #expect(try Self.actionSets(got).sorted() == Self.actionSets(expected).sorted(),
-                        "\(request): action sets", sourceLocation: sourceLocation)
-            }
+            let expected = (golden[request] ?? []).map(Self.applied)
+            let got = (arrived[request] ?? []).sorted { $0.data.version < $1.data.version }
+            #expect(got.map(Self.applied) == expected, "\(request): updates in version order", sourceLocation: sourceLocation)
+            let causes = Set(got.map(\.data.causationId))
+            #expect(causes.count == got.count, "\(request): two updates with one cause", sourceLocation: sourceLocation)
+            #expect(causes.allSatisfy { $0.hasPrefix(request + "-t") }, "\(request): caused by another notification's tap",
+                    sourceLocation: sourceLocation)
         }
         return repeats
     }
 
+    /// What a push sender applies from an update, in the order of versions.
+    private struct Applied: Equatable, CustomStringConvertible {
+        var version: Int64
+        var option: ResponseOption
+        var actions: [String]
+        var description: String { "v\(version) \(option.rawValue) [\(actions.joined(separator: ","))]" }
+    }
+
+    private static func applied(_ update: ActionSetUpdateEvent) -> Applied {
+        Applied(version: update.data.version, option: update.data.responseOption, actions: update.data.actions.map(\.identifier))
+    }
+
     /// Checks the state store the workers shared: each notification counted exactly `tapsEach` taps and shows the
-    /// golden final buttons, and every event is in the inbox once, with its golden outputs when `ordered`.
-    func checkStore(at path: String, ordered: Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    /// golden final buttons, and every event is in the inbox once, with the outputs that reached the output queue
+    /// under its update's message id (none when none arrived for it).
+    func checkStore(at path: String, received: [AMQPDelivery], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let store = try SQLiteStateStore(path: path)
         defer { try? store.close() }
         for request in requests {
@@ -120,50 +114,36 @@ struct TapRun: Sendable {
             let state = try #require(record.handlerStates[RotationExtension().name], sourceLocation: sourceLocation)
             let taps = try JSONDecoder().decode(RotationExtension.State.self, from: Data(state)).taps
             #expect(taps == tapsEach, "\(request): \(taps) taps counted, \(tapsEach) sent", sourceLocation: sourceLocation)
-            let finalActions = try golden[request]?.last.map {
-                try EventCodec.decodeActionSetUpdateEvent($0.body).data.actions
-            }
+            let finalActions = golden[request]?.last?.data.actions
             #expect(record.actions == finalActions, "\(request): final buttons", sourceLocation: sourceLocation)
         }
+        var arrivedByID: [String: [UInt8]] = [:]
+        for delivery in received { arrivedByID[delivery.properties.messageID ?? ""] = delivery.body }
         for event in events {
             guard case .processed(let outputs) = try await store.load(requestIdentifier: event.request, eventID: event.id)
             else {
                 Issue.record("\(event.id) is not in the inbox", sourceLocation: sourceLocation)
                 continue
             }
-            if ordered {
-                #expect(outputs.map(\.body) == goldenOutputs[event.id], "\(event.id): stored outputs",
-                        sourceLocation: sourceLocation)
-            }
-        }
-    }
-
-    private static func actionSets(_ updates: [Update]) throws -> [String] {
-        try updates.map {
-            try EventCodec.decodeActionSetUpdateEvent($0.body).data.actions.map(\.identifier).joined(separator: ",")
+            let arrived = arrivedByID[ActionSetUpdateEvent.id(causedBy: event.id)]
+            #expect(outputs.map(\.body) == (arrived.map { [$0] } ?? []), "\(event.id): stored outputs", sourceLocation: sourceLocation)
         }
     }
 }
 
 extension TapRun {
-    /// What several workers do to the order of updates, for the report: how many notifications' updates arrived in
-    /// another order than one worker gives, and how many notifications' last arriving update does not show the
-    /// buttons the store ended with (a consumer applying updates in arrival order would show stale buttons).
-    func orderReport(_ deliveries: [AMQPDelivery]) throws -> (outOfGoldenOrder: Int, lastUpdateStale: Int) {
-        var arrived: [String: [ActionSetUpdateEvent]] = [:]
+    /// What redelivery or several workers did to the order of updates on the wire, for the report: how many
+    /// notifications' updates arrived out of version order, and how many notifications' last arriving update is
+    /// not their newest (a push sender applying updates in arrival order, ignoring versions, would show stale
+    /// buttons there).
+    func orderReport(_ deliveries: [AMQPDelivery]) throws -> (outOfVersionOrder: Int, lastArrivedNotNewest: Int) {
+        var arrived: [String: [Int64]] = [:]
         for delivery in deliveries {
             let event = try EventCodec.decodeActionSetUpdateEvent(delivery.body)
-            arrived[event.data.requestIdentifier, default: []].append(event)
+            arrived[event.data.requestIdentifier, default: []].append(event.data.version)
         }
-        var outOfOrder = 0
-        var stale = 0
-        for request in requests {
-            let expected = golden[request] ?? []
-            let got = arrived[request] ?? []
-            if got.map(\.id) != expected.map(\.messageID) { outOfOrder += 1 }
-            let finalActions = try expected.last.map { try EventCodec.decodeActionSetUpdateEvent($0.body).data.actions }
-            if got.last?.data.actions != finalActions { stale += 1 }
-        }
+        let outOfOrder = arrived.values.filter { $0 != $0.sorted() }.count
+        let stale = arrived.values.filter { $0.last != $0.max() }.count
         return (outOfOrder, stale)
     }
 }
@@ -189,7 +169,7 @@ extension TapRun {
     /// input left or dead-lettered, the workers stopping gracefully (exit 0), and the shared store (``checkStore``).
     func finish(
         on node: BrokerNode, topology: TestTopology, probe: QueueProbe, workers: [WorkerProcess], statePath: String,
-        ordered: Bool, sourceLocation: SourceLocation = #_sourceLocation
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> RunResult {
         try await waitUntilSettled(topology, on: node, probe: probe, workers: workers)
         var result = RunResult()
@@ -202,13 +182,13 @@ extension TapRun {
             result.conflicts += Int(try await worker.metric("responder_state_conflicts_total"))
         }
         result.received = try await probe.takeUpdates(goldenUpdateCount)
-        result.repeats = try checkUpdates(result.received, ordered: ordered, sourceLocation: sourceLocation)
+        result.repeats = try checkUpdates(result.received, sourceLocation: sourceLocation)
         try await expectNothingLeft(topology, on: node, sourceLocation: sourceLocation)
         for worker in workers { worker.send(SIGTERM) }
         for worker in workers {
             #expect(try await worker.waitForExit() == 0, "a graceful stop exits 0", sourceLocation: sourceLocation)
         }
-        try await checkStore(at: statePath, ordered: ordered, sourceLocation: sourceLocation)
+        try await checkStore(at: statePath, received: result.received, sourceLocation: sourceLocation)
         return result
     }
 }
