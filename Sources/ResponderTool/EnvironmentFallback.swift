@@ -106,7 +106,8 @@ extension TopologyOptions {
             deadLetterQueue, "RESPONDER_DEAD_LETTER_QUEUE", default: topology.deadLetterQueue)
         topology.deliveryLimit = try fallback.resolve(deliveryLimit, "RESPONDER_DELIVERY_LIMIT", default: topology.deliveryLimit)
         let delays = try fallback.resolve(retryDelays, "RESPONDER_RETRY_DELAYS", default: "1,10,60")
-        topology.retryDelays = try delays.split(separator: ",").map { part in
+        // Empty entries are kept so that "1,,2" is refused rather than read as "1,2".
+        topology.retryDelays = try delays.split(separator: ",", omittingEmptySubsequences: false).map { part in
             guard let seconds = Int(part.trimmingCharacters(in: .whitespaces)), seconds > 0 else {
                 throw ValidationError("retry delays must be positive whole seconds, comma-separated: \(delays)")
             }

@@ -74,7 +74,7 @@ import WorkerHarness
         #expect(defaults == Topology())
     }
 
-    @Test(arguments: ["0", "1,-2", "1.5", "soon"])
+    @Test(arguments: ["0", "1,-2", "1.5", "soon", "1,,2", "5,"])
     func retryDelaysMustBePositiveWholeSeconds(delays: String) {
         #expect(throws: ValidationError.self) {
             try TopologyOptions.parse(["--retry-delays", delays]).topology(EnvironmentFallback(environment: [:]))
