@@ -12,7 +12,7 @@ public final class WorkerProcess: @unchecked Sendable {
     private let process: Process
 
     /// Starts `responder run` with `topology`'s names, state in `statePath`, and `environment` added (for example
-    /// `RESPONDER_FAULT`). Its log level is info, so tests can read what it did.
+    /// `RESPONDER_FAULT`). Its log level is debug, so tests can read how it handled each input.
     public init(
         topology: TestTopology, statePath: String, environment: [String: String] = [:], arguments: [String] = []
     ) throws {
@@ -29,7 +29,7 @@ public final class WorkerProcess: @unchecked Sendable {
         variables["RESPONDER_STATE"] = statePath
         variables["RESPONDER_METRICS_PORT"] = String(metricsPort)
         variables["RESPONDER_METRICS_HOST"] = "127.0.0.1"
-        variables["RESPONDER_LOG_LEVEL"] = "info"
+        variables["RESPONDER_LOG_LEVEL"] = "debug"
         variables["RESPONDER_WORKER_ID"] = "\(topology.prefix)-\(metricsPort)"
         process.environment = variables.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice

@@ -1,10 +1,11 @@
 import Logging
 
 extension ResponseOutcome {
-    /// How an outcome is logged: warnings for rejections and retryable failures, errors for permanent ones.
+    /// How an outcome is logged: debug for a handled response (one line per input would drown a busy worker's
+    /// log, and metrics count them), warnings for rejections and retryable failures, errors for permanent ones.
     var logLevel: Logger.Level {
         switch self {
-        case .completed: .info
+        case .completed: .debug
         case .failed(_, let retryable): retryable ? .warning : .error
         case .deadLetter: .warning
         }

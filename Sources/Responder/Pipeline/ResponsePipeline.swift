@@ -22,7 +22,8 @@ public struct ResponsePipeline: Sendable {
     /// A pipeline routing to `registry` and keeping state in `store`.
     ///
     /// `logger` receives one structured line per input (event id, request identifier, category, action,
-    /// outcome) and is handed on to handlers; it never receives a response's `userText`.
+    /// outcome: debug when handled, warning or error when refused or failed) and is handed on to handlers; it
+    /// never receives a response's `userText`.
     public init(
         registry: HandlerRegistry, store: any StateStore,
         configuration: PipelineConfiguration = PipelineConfiguration(),
