@@ -97,7 +97,7 @@ async def main():
     scratch = arguments.build / "scratch"
     setup = Setup(repo=arguments.repo, build=arguments.build, url=arguments.url, events=arguments.events)
     selected = [v for v in VARIANTS if v.name in arguments.only]
-    if any(v.name == "responder" for v in selected) or "replay" in arguments.only or arguments.soak:
+    if any(v.name.startswith("responder") for v in selected) or "replay" in arguments.only or arguments.soak:
         build_responder(arguments.repo, log_dir)
 
     fixture = fixtures.fixture(setup.events, arguments.build / "fixtures")

@@ -91,6 +91,16 @@ VARIANTS = [
         exits_when_done=False,
         unavailable=lambda setup: responder_lacks(setup, "run"),
     ),
+    Variant(
+        name="responder-memory",
+        summary="responder run with the in-memory state store: the same without SQLite, to show what the store costs",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.responder), "run", "--state", ":memory:", "--prefetch", str(prefetch)],
+        env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: updates,
+        exits_when_done=False,
+        unavailable=lambda setup: responder_lacks(setup, "run"),
+    ),
 ]
 
 
