@@ -19,6 +19,9 @@ struct HandlerOptions: ParsableArguments {
     @Option(help: "Hours a processed event id is remembered for deduplication. (env: RESPONDER_INBOX_RETENTION_HOURS; default: 168)")
     var inboxRetentionHours: Int?
 
+    @Option(help: "Days a notification nothing changes is kept; a response after that starts it afresh from its category's actions, at version 1. (env: RESPONDER_NOTIFICATION_RETENTION_DAYS; default: 30)")
+    var notificationRetentionDays: Int?
+
     /// The RedGreen handlers, with the categories of `--categories` when given.
     func makeRegistry(_ environment: EnvironmentFallback) throws -> HandlerRegistry {
         var registry = RedGreen.makeRegistry()
@@ -33,8 +36,14 @@ struct HandlerOptions: ParsableArguments {
     func openStore(_ environment: EnvironmentFallback) throws -> any StateStore {
         let path = try environment.resolve(state, "RESPONDER_STATE", default: Self.defaultStatePath)
         let hours = try environment.resolve(inboxRetentionHours, "RESPONDER_INBOX_RETENTION_HOURS", default: 168)
-        let retention = Duration.seconds(hours * 3600)
+        let days = try environment.resolve(notificationRetentionDays, "RESPONDER_NOTIFICATION_RETENTION_DAYS", default: 30)
+        guard hours > 0, days > 0 else {
+            throw ValidationError("retention periods must be positive: \(hours) hours, \(days) days")
+        }
+        let inbox = Duration.seconds(hours * 3600)
+        let notifications = Duration.seconds(days * 86_400)
         return path == ":memory:"
-            ? InMemoryStateStore(inboxRetention: retention) : try SQLiteStateStore(path: path, inboxRetention: retention)
+            ? InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
+            : try SQLiteStateStore(path: path, inboxRetention: inbox, notificationRetention: notifications)
     }
 }

@@ -20,6 +20,7 @@ import Testing
         }
 
         nonisolated var inboxRetention: Duration { inner.inboxRetention }
+        nonisolated var notificationRetention: Duration { inner.notificationRetention }
 
         func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
             try await inner.load(requestIdentifier: requestIdentifier, eventID: eventID)
@@ -45,6 +46,10 @@ import Testing
 
         func pruneInbox(processedBefore cutoff: Date) async throws -> Int {
             try await inner.pruneInbox(processedBefore: cutoff)
+        }
+
+        func pruneNotifications(changedBefore cutoff: Date) async throws -> Int {
+            try await inner.pruneNotifications(changedBefore: cutoff)
         }
     }
 

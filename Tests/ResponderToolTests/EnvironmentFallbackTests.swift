@@ -81,6 +81,13 @@ import WorkerHarness
         }
     }
 
+    @Test(arguments: [["--notification-retention-days", "0"], ["--inbox-retention-hours", "0"]])
+    func retentionPeriodsMustBePositive(arguments: [String]) {
+        #expect(throws: ValidationError.self) {
+            try HandlerOptions.parse(arguments + ["--state", ":memory:"]).openStore(EnvironmentFallback(environment: [:]))
+        }
+    }
+
     @Test func brokerSettingsComeFromFlagsAndTheEnvironment() throws {
         let environment = EnvironmentFallback(environment: [
             "RESPONDER_AMQP_URL": "amqp://app:secret@broker:5673/orders", "RESPONDER_HEARTBEAT": "11",

@@ -1,22 +1,42 @@
+import Foundation
 import GRDB
 
 /// The tables of ``SQLiteStateStore``, versioned by SQLite's `user_version`.
 enum SQLiteSchema {
-    static let version = 1
+    /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes.
+    static let version = 2
 
-    /// Creates the tables in a fresh file. Runs inside an IMMEDIATE write transaction, so processes opening the
-    /// same new file at once take turns and only the first creates anything.
+    /// Creates the tables in a fresh file, or brings a file of an earlier version up to this one. Runs inside an
+    /// IMMEDIATE write transaction, so processes opening the same file at once take turns and only the first
+    /// changes anything.
     static func create(_ db: Database) throws {
         let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard found != version else { return }
-        guard found == 0 else { throw SchemaVersionError(found: found, expected: version) }
+        switch found {
+        case version: return
+        case 0: try createTables(db)
+        case 1: try addChangedAt(db)
+        default: throw SchemaVersionError(found: found, expected: version)
+        }
+    }
+
+    /// Version 1 to 2. Notifications of a version-1 file count as changed now, so the first pruning after the
+    /// upgrade keeps them for a whole retention period.
+    private static func addChangedAt(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE notification ADD COLUMN changed_at REAL NOT NULL DEFAULT 0")
+        try db.execute(
+            sql: "UPDATE notification SET changed_at = ?", arguments: [Date().timeIntervalSince1970])
+        try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
+
+    private static func createTables(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE notification (
                     request_identifier TEXT PRIMARY KEY NOT NULL,
                     category_identifier TEXT NOT NULL,
                     actions BLOB NOT NULL,
-                    version INTEGER NOT NULL
+                    version INTEGER NOT NULL,
+                    changed_at REAL NOT NULL
                 );
                 CREATE TABLE handler_state (
                     request_identifier TEXT NOT NULL REFERENCES notification ON DELETE CASCADE,

@@ -14,6 +14,7 @@ import NotificationEvents
 /// consistent), since the WAL is not synced on every commit.
 public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
+    public let notificationRetention: Duration
     private let pool: DatabasePool
     private let groupCommit: SQLiteGroupCommit
 
@@ -21,14 +22,17 @@ public final class SQLiteStateStore: StateStore {
     ///
     /// - Parameters:
     ///   - inboxRetention: how long processed event ids are remembered (default 7 days).
+    ///   - notificationRetention: how long a notification nothing changes is kept (default 30 days).
     ///   - busyTimeout: how long a write waits for another process's write (default 5 s).
     public init(
-        path: String, inboxRetention: Duration = .seconds(7 * 24 * 3600), busyTimeout: Duration = .seconds(5)
+        path: String, inboxRetention: Duration = .seconds(7 * 24 * 3600),
+        notificationRetention: Duration = .seconds(30 * 24 * 3600), busyTimeout: Duration = .seconds(5)
     ) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.label = "responder-state"
         self.inboxRetention = inboxRetention
+        self.notificationRetention = notificationRetention
         self.pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write(SQLiteSchema.create)
         groupCommit = SQLiteGroupCommit(pool: pool)
@@ -82,6 +86,16 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
+    /// Handler states go with their notification (ON DELETE CASCADE). The hourly pass scans the table: an index
+    /// on `changed_at` would cost a write on every commit to save one scan an hour.
+    public func pruneNotifications(changedBefore cutoff: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM notification WHERE changed_at < ?", arguments: [cutoff.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
+
     /// Writes `commit` inside the current transaction, or nothing when the event was processed already or the
     /// notification's version moved on. It leaves nothing behind unless it throws (a conflict takes back the
     /// inbox entry it made first), and a transaction whose commit threw must be rolled back.
@@ -97,7 +111,9 @@ public final class SQLiteStateStore: StateStore {
             try insert.execute()
         }
         guard db.changesCount == 1 else { return .alreadyProcessed(try outputs(of: entry.eventID, in: db) ?? []) }
-        if let record = commit.notification, try !write(record, actionsChanged: commit.actionsChanged, in: db) {
+        if let record = commit.notification,
+            try !write(record, actionsChanged: commit.actionsChanged, changedAt: entry.processedAt, in: db)
+        {
             try SQLiteStatement.with("DELETE FROM inbox WHERE event_id = ?", in: db) { delete in
                 try delete.bind(1, entry.eventID)
                 try delete.execute()
@@ -123,40 +139,50 @@ public final class SQLiteStateStore: StateStore {
         return .committed
     }
 
-    /// Writes `record` if the stored version is still the one it was loaded with; false (and nothing written)
-    /// on a conflict. Unchanged actions are left as stored, which saves encoding and writing them.
-    private static func write(_ record: NotificationRecord, actionsChanged: Bool, in db: Database) throws -> Bool {
+    /// Writes `record`, changed at `changedAt`, if the stored version is still the one it was loaded with; false
+    /// (and nothing written) on a conflict. Unchanged actions are left as stored, which saves encoding and writing
+    /// them.
+    private static func write(
+        _ record: NotificationRecord, actionsChanged: Bool, changedAt: Date, in db: Database
+    ) throws -> Bool {
+        let changed = changedAt.timeIntervalSince1970
         if record.version == 0 {
             try SQLiteStatement.with(
                 """
-                INSERT INTO notification (request_identifier, category_identifier, actions, version)
-                VALUES (?, ?, ?, 1) ON CONFLICT DO NOTHING
+                INSERT INTO notification (request_identifier, category_identifier, actions, version, changed_at)
+                VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING
                 """, in: db
             ) { insert in
                 try insert.bind(1, record.requestIdentifier)
                 try insert.bind(2, record.categoryIdentifier)
                 try insert.bind(3, EventCodec.encode(record.actions))
+                try insert.bind(4, changed)
                 try insert.execute()
             }
         } else if actionsChanged {
             try SQLiteStatement.with(
                 """
-                UPDATE notification SET category_identifier = ?, actions = ?, version = version + 1
+                UPDATE notification SET category_identifier = ?, actions = ?, version = version + 1, changed_at = ?
                 WHERE request_identifier = ? AND version = ?
                 """, in: db
             ) { update in
                 try update.bind(1, record.categoryIdentifier)
                 try update.bind(2, EventCodec.encode(record.actions))
-                try update.bind(3, record.requestIdentifier)
-                try update.bind(4, record.version)
+                try update.bind(3, changed)
+                try update.bind(4, record.requestIdentifier)
+                try update.bind(5, record.version)
                 try update.execute()
             }
         } else {
             try SQLiteStatement.with(
-                "UPDATE notification SET version = version + 1 WHERE request_identifier = ? AND version = ?", in: db
+                """
+                UPDATE notification SET version = version + 1, changed_at = ?
+                WHERE request_identifier = ? AND version = ?
+                """, in: db
             ) { update in
-                try update.bind(1, record.requestIdentifier)
-                try update.bind(2, record.version)
+                try update.bind(1, changed)
+                try update.bind(2, record.requestIdentifier)
+                try update.bind(3, record.version)
                 try update.execute()
             }
         }

@@ -2,16 +2,21 @@ import Foundation
 import Logging
 
 extension StateStore {
-    /// Prunes the inbox of entries older than ``inboxRetention`` every `interval`, until the calling task is
-    /// cancelled (then it returns normally). A failed pass is logged and tried again at the next interval.
+    /// Prunes the inbox of entries older than ``inboxRetention``, and the notifications nothing changed for
+    /// ``notificationRetention``, every `interval`, until the calling task is cancelled (then it returns normally).
+    /// A failed pass is logged and tried again at the next interval.
     public func runPruning(every interval: Duration = .seconds(3600), logger: Logger) async {
         while !Task.isCancelled {
             do {
-                let cutoff = Date().addingTimeInterval(-inboxRetention.timeInterval)
-                let pruned = try await pruneInbox(processedBefore: cutoff)
-                logger.debug("pruned the inbox", metadata: ["pruned": "\(pruned)"])
+                let now = Date()
+                let entries = try await pruneInbox(processedBefore: now.addingTimeInterval(-inboxRetention.timeInterval))
+                let notifications = try await pruneNotifications(
+                    changedBefore: now.addingTimeInterval(-notificationRetention.timeInterval))
+                logger.debug(
+                    "pruned the state store",
+                    metadata: ["inbox-entries": "\(entries)", "notifications": "\(notifications)"])
             } catch {
-                logger.warning("inbox pruning failed", metadata: ["error": "\(error)"])
+                logger.warning("state store pruning failed", metadata: ["error": "\(error)"])
             }
             do {
                 try await Task.sleep(for: interval)

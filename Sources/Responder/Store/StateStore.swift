@@ -12,6 +12,10 @@ public protocol StateStore: Sendable {
     /// How long processed event ids are remembered; a redelivery later than this runs the event again.
     var inboxRetention: Duration { get }
 
+    /// How long a notification that nothing changes is kept; a response after that starts it afresh from its
+    /// category's actions, at version 1.
+    var notificationRetention: Duration { get }
+
     /// The stored outputs of `eventID` if it was processed, else the notification's record (nil if none).
     func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot
 
@@ -24,6 +28,9 @@ public protocol StateStore: Sendable {
 
     /// Forgets the inbox entries processed before `cutoff`; returns how many.
     func pruneInbox(processedBefore cutoff: Date) async throws -> Int
+
+    /// Forgets the notifications (with their handlers' states) last changed before `cutoff`; returns how many.
+    func pruneNotifications(changedBefore cutoff: Date) async throws -> Int
 }
 
 /// What a store keeps about one notification.
@@ -86,7 +93,7 @@ public struct StateCommit: Sendable, Hashable {
     public var inboxEntry: InboxEntry
     /// The notification as the event left it, or nil when the event did not change it. Its `version` is the one
     /// it was loaded with (0 for a new record): the store writes it with that version plus one, or reports a
-    /// conflict if the stored version differs.
+    /// conflict if the stored version differs. The entry's `processedAt` is when the notification last changed.
     public var notification: NotificationRecord?
     /// Whether `notification`'s actions differ from the ones it was loaded with; false lets a store leave the
     /// stored actions as they are. True is always correct.
