@@ -91,19 +91,6 @@ import Testing
         #expect(InMemoryStateStore().inboxRetention == .seconds(7 * 86_400))
         #expect(try SQLiteStateStore(path: directory.path("s.sqlite")).inboxRetention == .seconds(7 * 86_400))
     }
-
-    @Test(.timeLimit(.minutes(1)))
-    func pruningRunsUntilCancelled() async throws {
-        let store = InMemoryStateStore(inboxRetention: .zero)
-        let entry = InboxEntry(eventID: "e1", requestIdentifier: "n", outputs: [], processedAt: .distantPast)
-        _ = await store.commit(StateCommit(inboxEntry: entry, notification: nil))
-        let pruning = Task { await store.runPruning(every: .milliseconds(10), logger: CapturingLogHandler.logger().0) }
-        while await store.load(requestIdentifier: "n", eventID: "e1") != .unprocessed(nil) {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        pruning.cancel()
-        await pruning.value
-    }
 }
 
 extension Duration {

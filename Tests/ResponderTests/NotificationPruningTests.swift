@@ -44,12 +44,16 @@ import Testing
         #expect(try SQLiteStateStore(path: directory.path("s.sqlite")).notificationRetention == .seconds(30 * 86_400))
     }
 
+    /// The worker's pruning pass forgets old inbox entries and old notifications, and stops when cancelled.
     @Test(.timeLimit(.minutes(1)))
-    func thePruningPassForgetsNotificationsToo() async throws {
-        let store = InMemoryStateStore(notificationRetention: .zero)
+    func thePruningPassForgetsInboxEntriesAndNotifications() async throws {
+        let store = InMemoryStateStore(inboxRetention: .zero, notificationRetention: .zero)
         #expect(try await change("n", event: "e1", at: .distantPast, in: store) == .committed)
         let pruning = Task { await store.runPruning(every: .milliseconds(10), logger: CapturingLogHandler.logger().0) }
-        while await store.notification("n") != nil {
+        while true {
+            let notification = await store.notification("n")
+            let entry = await store.load(requestIdentifier: "n", eventID: "e1")
+            if notification == nil, entry == .unprocessed(nil) { break }
             try await Task.sleep(for: .milliseconds(5))
         }
         pruning.cancel()
