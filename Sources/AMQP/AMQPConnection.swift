@@ -62,13 +62,7 @@ public final class AMQPConnection: Sendable {
     /// released everything. Consumers end with ``AMQPError/closed``; publishes the broker has not confirmed yet
     /// fail with it. Closing a closed connection does nothing.
     public func close() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            do throws(AMQPError) {
-                try core.submit(.closeConnection(reply: { _ in continuation.resume() }))
-            } catch {
-                continuation.resume()
-            }
-        }
+        _ = try? await core.call { (reply: @escaping Reply<Void>) in .closeConnection(reply: reply) }
     }
 }
 

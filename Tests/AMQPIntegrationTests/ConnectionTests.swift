@@ -15,8 +15,7 @@ struct ConnectionTests {
         try await channel.publish([1], exchange: "", routingKey: queue)
         try await collector.waitFor(1)
 
-        let listing = try await Broker.ctl("list_connections", "--no-table-headers", "client_properties")
-        let properties = try #require(listing.split(separator: "\n").first { $0.contains(name) })
+        let properties = try #require(try await Broker.connectionLine(named: name))
         for capability in ["connection.blocked", "consumer_cancel_notify", "publisher_confirms", "basic.nack"] {
             #expect(properties.contains(capability))
         }

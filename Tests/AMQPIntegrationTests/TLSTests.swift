@@ -43,8 +43,7 @@ struct TLSTests {
         configuration.tls?.clientKeyPath = TLSBroker.file("client.key")
         let name = try #require(configuration.connectionName)
         let connection = try await AMQPConnection.connect(configuration)
-        let listing = try await Broker.ctl("list_connections", "--no-table-headers", "ssl", "peer_cert_subject", "client_properties")
-        let line = try #require(listing.split(separator: "\n").first { $0.contains(name) })
+        let line = try #require(try await Broker.connectionLine(named: name, columns: "ssl", "peer_cert_subject"))
         #expect(line.hasPrefix("true"), "the broker sees a TLS connection")
         #expect(line.contains("CN=responder test client"))
         await connection.close()
@@ -66,8 +65,7 @@ enum TLSBroker {
     static func configuration(name: String = #function) throws -> AMQPConfiguration {
         var configuration = try AMQPConfiguration(url: url ?? "")
         configuration.tls?.caCertificatePath = file("ca.pem")
-        configuration.connectionName = "amqp-tests \(name) \(UUID().uuidString.prefix(8))"
-        configuration.connectTimeout = .seconds(10)
+        configuration.connectionName = Broker.connectionName(name)
         return configuration
     }
 }

@@ -3,12 +3,10 @@
 /// Deliveries read in one pass are handed over together, so a consumer task that keeps up wakes once per pass
 /// instead of once per message.
 final class ConsumerFeed {
-    let tag: String
     private let stream: DeliveryStream.Continuation
     private var batch: [AMQPDelivery] = []
 
-    init(tag: String, stream: DeliveryStream.Continuation) {
-        self.tag = tag
+    init(stream: DeliveryStream.Continuation) {
         self.stream = stream
     }
 

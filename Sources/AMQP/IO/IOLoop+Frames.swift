@@ -25,7 +25,7 @@ extension IOLoop {
             if fragment.len > 0, let bytes = fragment.bytes {
                 message.delivery.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: fragment.len))
             }
-            message.remaining = (message.remaining ?? 0) - min(message.remaining ?? 0, UInt64(fragment.len))
+            message.remaining -= min(message.remaining, UInt64(fragment.len))
             receive(message, on: channel)
         default:
             // Heartbeats librabbitmq queued while it was writing; their arrival already counted.
@@ -57,7 +57,6 @@ extension IOLoop {
             for confirmation in held {
                 publish(confirmation)
             }
-            arena.recycle()
             core.eventSink.yield(.unblocked)
         default:
             logger.debug("AMQP connection method ignored", metadata: ["method": "\(method.id)"])
@@ -128,7 +127,7 @@ extension IOLoop {
                     redelivered: got.redelivered != 0, deliveryTag: got.delivery_tag, consumerTag: ""))
             return
         case .consume(_, let tag, _, _, let deliveries):
-            channel.consumers[tag] = ConsumerFeed(tag: tag, stream: deliveries)
+            channel.consumers[tag] = ConsumerFeed(stream: deliveries)
         case .cancel(let tag):
             if let feed = channel.consumers.removeValue(forKey: tag) {
                 requeue(feed.finish(throwing: nil), on: channel)
@@ -141,8 +140,13 @@ extension IOLoop {
         default:
             break
         }
-        channel.calls.removeFirst()
-        call.reply(.success(MethodReply(call.method, method)))
+        completeFirstCall(of: channel, with: MethodReply(call.method, method))
+    }
+
+    /// Answers the channel's oldest call, then sends the next one waiting.
+    private func completeFirstCall(of channel: ChannelState, with reply: MethodReply) {
+        let call = channel.calls.removeFirst()
+        call.reply(.success(reply))
         sendFirstCall(of: channel)
     }
 
@@ -164,9 +168,7 @@ extension IOLoop {
         case .delivery:
             deliver(message.delivery, on: channel)
         case .get:
-            let call = channel.calls.removeFirst()
-            call.reply(.success(.got(message.delivery)))
-            sendFirstCall(of: channel)
+            completeFirstCall(of: channel, with: .got(message.delivery))
         case .returned(let replyCode, let replyText):
             if channel.confirms != nil {
                 channel.returned = .returned(replyCode: replyCode, replyText: replyText)

@@ -88,7 +88,7 @@ final class IOLoop {
         while true {
             runCommands()
             let silent = heartbeat.map { ContinuousClock.now - lastInbound >= $0 * 2 } ?? false
-            if shouldRead || silent || amqp_frames_enqueued(state) != 0 || amqp_data_in_buffer(state) != 0 {
+            if shouldRead || silent || hasBufferedInput {
                 readFrames(socketReadable: socketReadable)
             }
             if phase.isFinished { break }
@@ -122,10 +122,15 @@ final class IOLoop {
         tearDown()
     }
 
+    /// Whether librabbitmq holds frames or bytes it read already: poll() must not sleep on the socket then.
+    private var hasBufferedInput: Bool {
+        amqp_frames_enqueued(state) != 0 || amqp_data_in_buffer(state) != 0
+    }
+
     /// Milliseconds poll() may sleep: at most half a heartbeat, never past the heartbeat or close deadline,
     /// 0 when librabbitmq already holds unread data, forever when nothing is due.
     private func pollTimeout(_ now: ContinuousClock.Instant) -> Int32 {
-        if amqp_frames_enqueued(state) != 0 || amqp_data_in_buffer(state) != 0 { return 0 }
+        if hasBufferedInput { return 0 }
         var deadline: ContinuousClock.Instant?
         if let heartbeat {
             deadline = min(now + heartbeat / 2, lastInbound + heartbeat * 2)

@@ -13,6 +13,6 @@ struct IncomingMessage {
     var purpose: Purpose
     /// Filled in as frames arrive; the body grows to its announced size.
     var delivery: AMQPDelivery
-    /// Body bytes still to come; `nil` until the content header arrived.
-    var remaining: UInt64?
+    /// Body bytes still to come, as the content header announced them.
+    var remaining: UInt64 = 0
 }

@@ -12,8 +12,13 @@ enum Broker {
     /// The broker's configuration, with a connection name tests can find it by.
     static func configuration(name: String = #function) throws -> AMQPConfiguration {
         var configuration = try AMQPConfiguration(url: url ?? "")
-        configuration.connectionName = "amqp-tests \(name) \(UUID().uuidString.prefix(8))"
+        configuration.connectionName = connectionName(name)
         return configuration
+    }
+
+    /// A connection name unique to one test, which `rabbitmqctl list_connections` shows.
+    static func connectionName(_ test: String) -> String {
+        "amqp-tests \(test) \(UUID().uuidString.prefix(8))"
     }
 
     static func connect(name: String = #function, heartbeat: Duration = .seconds(30)) async throws -> AMQPConnection {
@@ -46,6 +51,11 @@ enum Broker {
     /// tests' tasks keep running.
     @discardableResult
     static func ctl(_ arguments: String...) async throws -> String {
+        try await ctl(arguments)
+    }
+
+    @discardableResult
+    static func ctl(_ arguments: [String]) async throws -> String {
         let configuration = try AMQPConfiguration(url: url ?? "")
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -70,10 +80,16 @@ enum Broker {
 
     /// Closes a connection from the broker's side, like an operator would (`rabbitmqctl close_connection`).
     static func forceClose(connectionNamed name: String) async throws {
-        let line = try await ctl("list_connections", "--no-table-headers", "pid", "client_properties")
-            .split(separator: "\n").first { $0.contains(name) }
+        let line = try await connectionLine(named: name, columns: "pid")
         guard let pid = line?.split(separator: "\t").first else { throw CtlFailed(arguments: ["find", name], status: 0) }
         try await ctl("close_connection", String(pid), "closed by the integration test")
+    }
+
+    /// The `rabbitmqctl list_connections` line of the connection named `name`: `columns`, then its client
+    /// properties (where the name is); nil when the broker has no such connection.
+    static func connectionLine(named name: String, columns: String...) async throws -> Substring? {
+        try await ctl(["list_connections", "--no-table-headers"] + columns + ["client_properties"])
+            .split(separator: "\n").first { $0.contains(name) }
     }
 
     struct CtlFailed: Error, CustomStringConvertible {
