@@ -9,8 +9,6 @@ protocol ContractFields<Key> {
     associatedtype Key: CodingKey
 
     var codingPath: [any CodingKey] { get }
-    func contains(_ key: Key) -> Bool
-    func decodeNil(forKey key: Key) throws -> Bool
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool
     func decode(_ type: String.Type, forKey key: Key) throws -> String
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double

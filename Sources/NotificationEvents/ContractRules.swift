@@ -39,8 +39,9 @@ extension ContractFields {
     func decodeIfPresent<Number: Decodable & Comparable>(
         _ type: Number.Type, forKey key: Key, atLeast minimum: Number
     ) throws -> Number? {
-        guard contains(key), try !decodeNil(forKey: key) else { return nil }
-        return try decode(type, forKey: key, atLeast: minimum)
+        guard let number = try decodeIfPresent(type, forKey: key) else { return nil }
+        guard number >= minimum else { throw violation(key, "must be at least \(shown(minimum))") }
+        return number
     }
 
     /// A list without repeated items, as the schemas' `"uniqueItems": true`; absent means empty.

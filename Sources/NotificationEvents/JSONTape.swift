@@ -39,10 +39,12 @@ final class JSONTape: Sendable {
     let nullNode: Int
 
     /// The tape of a document whose values are `nodes`.
-    init(bytes: [UInt8], nodes: [Node]) {
+    init(bytes: [UInt8], nodes: consuming [Node]) {
         self.bytes = bytes
         nullNode = nodes.count
-        self.nodes = nodes + [Node(kind: .null, next: nodes.count + 1, start: 0, end: 0)]
+        // Appended in place, so no parse copies its whole node array for one more node.
+        nodes.append(Node(kind: .null, next: nodes.count + 1, start: 0, end: 0))
+        self.nodes = nodes
     }
 
     /// The tape of a value that is already parsed, such as a message's headers.

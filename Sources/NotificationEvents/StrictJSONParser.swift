@@ -28,7 +28,8 @@ struct StrictJSONParser {
                 throw .malformedJSON("byte order mark at byte 0")
             }
             var parser = StrictJSONParser(bytes: bytes, maximumDepth: maximumDepth)
-            parser.nodes.reserveCapacity(bytes.count / 12 + 4)
+            // About one node per 9 bytes of compact JSON, plus the tape's null node.
+            parser.nodes.reserveCapacity(bytes.count / 9 + 5)
             parser.skipWhitespace()
             try parser.parseValue(depth: 0)
             parser.skipWhitespace()
