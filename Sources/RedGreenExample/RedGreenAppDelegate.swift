@@ -15,8 +15,7 @@ public struct RedGreenAppDelegate: UserNotificationCenterDelegate {
             case .dismiss: "Dismiss"
             case .custom(let identifier): identifier
             }
-        context.logger.info(
-            "ACTION: \(action)",
-            metadata: ["event-id": "\(context.eventID)", "request-identifier": "\(context.requestIdentifier)"])
+        // The context's logger already carries the event id and request identifier.
+        context.logger.info("ACTION: \(action)")
     }
 }

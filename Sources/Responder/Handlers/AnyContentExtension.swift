@@ -20,8 +20,6 @@ struct AnyContentExtension: Sendable {
 
     /// The inputs of one run besides the response.
     struct Invocation: Sendable {
-        var eventID: String
-        var requestIdentifier: String
         var log: ResponseLog
         var actions: [NotificationAction]
         /// The stored state, or nil when the extension has none for this notification yet.
@@ -33,7 +31,6 @@ struct AnyContentExtension: Sendable {
         categoryIdentifiers = handler.categoryIdentifiers
         run = { response, invocation in
             var context = ExtensionContext(
-                eventID: invocation.eventID, requestIdentifier: invocation.requestIdentifier,
                 log: invocation.log, state: try Self.decodeState(invocation.state, of: handler),
                 notificationActions: invocation.actions)
             let option = try await handler.didReceive(response, context: &context)

@@ -5,9 +5,9 @@ import NotificationEvents
 /// context of `UNNotificationContentExtension`: its current actions, which it may replace, and its own state.
 public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     /// The id of the event being handled.
-    public let eventID: String
+    public var eventID: String { log.eventID }
     /// The notification's request identifier.
-    public let requestIdentifier: String
+    public var requestIdentifier: String { log.requestIdentifier }
     /// A logger carrying the event id, request identifier, category and action as metadata; made on each read
     /// (so a handler that does not log pays nothing for it): keep a copy to log many lines.
     public var logger: Logger {
@@ -25,12 +25,7 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     /// Whether ``setNotificationActions(_:)`` was called: the pipeline then publishes an action-set update.
     var actionsWereSet = false
 
-    init(
-        eventID: String, requestIdentifier: String, log: ResponseLog, state: State,
-        notificationActions: [NotificationAction]
-    ) {
-        self.eventID = eventID
-        self.requestIdentifier = requestIdentifier
+    init(log: ResponseLog, state: State, notificationActions: [NotificationAction]) {
         self.log = log
         self.state = state
         self.notificationActions = notificationActions

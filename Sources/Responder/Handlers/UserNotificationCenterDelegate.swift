@@ -17,9 +17,9 @@ public protocol UserNotificationCenterDelegate: Sendable {
 /// What the app tier knows about the response it handles besides the response itself.
 public struct DelegateContext: Sendable {
     /// The id of the event being handled.
-    public let eventID: String
+    public var eventID: String { log.eventID }
     /// The notification's request identifier.
-    public let requestIdentifier: String
+    public var requestIdentifier: String { log.requestIdentifier }
     /// Whether an extension forwarded this response with ``ResponseOption/dismissAndForwardAction``.
     public let isForwarded: Bool
     /// A logger carrying the event id, request identifier, category and action as metadata; made on each read
@@ -31,9 +31,7 @@ public struct DelegateContext: Sendable {
     private let log: ResponseLog
     private var loggerSet: Logger?
 
-    init(eventID: String, requestIdentifier: String, isForwarded: Bool, log: ResponseLog) {
-        self.eventID = eventID
-        self.requestIdentifier = requestIdentifier
+    init(isForwarded: Bool, log: ResponseLog) {
         self.isForwarded = isForwarded
         self.log = log
     }

@@ -26,6 +26,9 @@ public struct InputRejection: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String { "\(reason.rawValue): \(detail)" }
+
+    /// The outcome of an input refused for this: a dead letter.
+    var outcome: ResponseOutcome { .deadLetter(reason: reason, detail: detail) }
 }
 
 extension InboundMessage {

@@ -21,8 +21,7 @@ extension ResponsePipeline {
             let clock = ContinuousClock()
             let start = clock.now
             let invocation = AnyContentExtension.Invocation(
-                eventID: input.event.id, requestIdentifier: input.requestIdentifier, log: log,
-                actions: record.actions, state: record.handlerStates[handler.name])
+                log: log, actions: record.actions, state: record.handlerStates[handler.name])
             let result: AnyContentExtension.Result
             do {
                 result = try await handler.didReceive(response, invocation)
@@ -54,8 +53,7 @@ extension ResponsePipeline {
     private func call(
         _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool, log: ResponseLog
     ) async throws {
-        let context = DelegateContext(
-            eventID: input.event.id, requestIdentifier: input.requestIdentifier, isForwarded: forwarded, log: log)
+        let context = DelegateContext(isForwarded: forwarded, log: log)
         let clock = ContinuousClock()
         let start = clock.now
         do {

@@ -40,7 +40,7 @@ public struct ResponsePipeline: Sendable {
         do {
             return await handle(try decode(message))
         } catch {
-            return .deadLetter(reason: error.reason, detail: error.detail)
+            return error.outcome
         }
     }
 
@@ -55,7 +55,7 @@ public struct ResponsePipeline: Sendable {
             try message.admissionCheck(maxBodySize: configuration.maxBodySize)
             return DecodedResponse(message: message, event: try Self.decodeEvent(message.body))
         } catch {
-            let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
+            let outcome = error.outcome
             metrics.record(outcome)
             let messageID = message.properties.messageId ?? ""
             logger.log(level: outcome.logLevel, outcome.logMessage, metadata: outcome.logMetadata.merging(["message-id": "\(messageID)"]) { $1 })
@@ -82,7 +82,7 @@ public struct ResponsePipeline: Sendable {
             outcome = .completed(outputs: [], disposition: .ignored)
         case .handler(let receiver):
             outcome = await handle(input, by: receiver, log: log)
-            record(outcome, in: log)
+            log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
         }
         metrics.record(outcome)
         return outcome
@@ -135,10 +135,6 @@ public struct ResponsePipeline: Sendable {
         return NotificationRecord(
             requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
             actions: registry.categories.initialActions(forCategory: category))
-    }
-
-    private func record(_ outcome: ResponseOutcome, in log: ResponseLog) {
-        log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
     }
 }
 

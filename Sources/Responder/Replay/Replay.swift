@@ -67,8 +67,7 @@ public struct Replay: Sendable {
                     scheduler.submit(InboundMessage(try Self.fixtureLine(bytes)), tag: line)
                     outstanding += 1
                 } catch {
-                    let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
-                    try emit(order.complete(line, Completed(event: nil, outcome: outcome)))
+                    try emit(order.complete(line, Completed(event: nil, outcome: error.outcome)))
                 }
                 try await collect { outstanding >= window }
             }

@@ -103,8 +103,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         }
                         queues[key]!.append(Queued(input: input, tag: tag))
                     } catch {
-                        let outcome = ResponseOutcome.deadLetter(reason: error.reason, detail: error.detail)
-                        completionSink.yield(Completion(tag: tag, message: message, event: nil, outcome: outcome))
+                        completionSink.yield(Completion(tag: tag, message: message, event: nil, outcome: error.outcome))
                     }
                 case .finishedHandling(let key):
                     running -= 1

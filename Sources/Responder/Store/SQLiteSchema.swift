@@ -20,11 +20,11 @@ enum SQLiteSchema {
     }
 
     /// Version 1 to 2. Notifications of a version-1 file count as changed now, so the first pruning after the
-    /// upgrade keeps them for a whole retention period.
+    /// upgrade keeps them for a whole retention period. The time goes in as the column's default, which SQLite
+    /// gives existing rows without rewriting them (every write sets the column itself).
     private static func addChangedAt(_ db: Database) throws {
-        try db.execute(sql: "ALTER TABLE notification ADD COLUMN changed_at REAL NOT NULL DEFAULT 0")
-        try db.execute(
-            sql: "UPDATE notification SET changed_at = ?", arguments: [Date().timeIntervalSince1970])
+        let now = Date().timeIntervalSince1970
+        try db.execute(sql: "ALTER TABLE notification ADD COLUMN changed_at REAL NOT NULL DEFAULT \(now)")
         try db.execute(sql: "PRAGMA user_version = \(version)")
     }
 

@@ -159,30 +159,22 @@ public final class SQLiteStateStore: StateStore {
                 try insert.bind(4, changed)
                 try insert.execute()
             }
-        } else if actionsChanged {
+        } else {
+            // Parameters 1 and 2 stay unbound (NULL, so COALESCE keeps what is stored) when the actions did not change.
             try SQLiteStatement.with(
                 """
-                UPDATE notification SET category_identifier = ?, actions = ?, version = version + 1, changed_at = ?
+                UPDATE notification SET category_identifier = COALESCE(?, category_identifier),
+                    actions = COALESCE(?, actions), version = version + 1, changed_at = ?
                 WHERE request_identifier = ? AND version = ?
                 """, in: db
             ) { update in
-                try update.bind(1, record.categoryIdentifier)
-                try update.bind(2, EventCodec.encode(record.actions))
+                if actionsChanged {
+                    try update.bind(1, record.categoryIdentifier)
+                    try update.bind(2, EventCodec.encode(record.actions))
+                }
                 try update.bind(3, changed)
                 try update.bind(4, record.requestIdentifier)
                 try update.bind(5, record.version)
-                try update.execute()
-            }
-        } else {
-            try SQLiteStatement.with(
-                """
-                UPDATE notification SET version = version + 1, changed_at = ?
-                WHERE request_identifier = ? AND version = ?
-                """, in: db
-            ) { update in
-                try update.bind(1, changed)
-                try update.bind(2, record.requestIdentifier)
-                try update.bind(3, record.version)
                 try update.execute()
             }
         }
