@@ -27,16 +27,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "A golden file to compare the outputs with: exit status 1 and a diff on any difference.")
     var expect: String?
 
-    @Option(help: "The least severe log level shown on stderr; info shows each handled response.")
+    @Option(help: "The least severe log level shown on stderr; debug shows each handled response.")
     var logLevel: Logger.Level = .error
 
     func run() async throws {
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        _ = bootstrapLogging(level: logLevel)
         let environment = EnvironmentFallback()
         let store = try handlers.openStore(environment)
         defer { try? (store as? SQLiteStateStore)?.close() }

@@ -129,7 +129,6 @@ final class BrokerSession: Sendable {
         _ completion: ResponseScheduler<Intake>.Completion, on channel: AMQPChannel
     ) throws(AMQPError) -> Settlement {
         let delivery = completion.tag.delivery
-        let now = Date()
         let publications: [Publication]
         let outcome: WorkerMetrics.Outcome
         var reason: DeadLetterReason?
@@ -138,15 +137,15 @@ final class BrokerSession: Sendable {
             publications = outputs.map(Publication.init)
             outcome = WorkerMetrics.Outcome(disposition)
         case .deadLetter(let rejection, let detail):
-            publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, now: now)]
+            publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, now: Date())]
             outcome = .deadLettered
             reason = rejection
         case .failed(let error, let retryable):
             let (publication, retried) = failures.afterFailure(
-                of: delivery, detail: String(describing: error), retryable: retryable, now: now)
+                of: delivery, detail: String(describing: error), retryable: retryable, now: Date())
             publications = [publication]
             outcome = retried ? .retried : .deadLettered
-            if !retried { reason = retryable ? .retriesExhausted : .handlerFailed }
+            if !retried { reason = FailureRouting.deadLetterReason(retryable: retryable) }
             logger.warning(
                 retried ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
                 metadata: [

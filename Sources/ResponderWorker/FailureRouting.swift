@@ -37,7 +37,7 @@ struct FailureRouting: Sendable {
         let history = History(delivery)
         let attempts = history.attempts + 1
         guard retryable, attempts <= topology.retryDelays.count else {
-            let reason: DeadLetterReason = retryable ? .retriesExhausted : .handlerFailed
+            let reason = Self.deadLetterReason(retryable: retryable)
             return (deadLetter(delivery, reason: reason, detail: detail, attempts: attempts, history: history, now: now), false)
         }
         var properties = delivery.properties
@@ -48,6 +48,11 @@ struct FailureRouting: Sendable {
         let retry = Publication(
             exchange: "", routingKey: topology.retryQueue(attempt: attempts), body: delivery.body, properties: properties)
         return (retry, true)
+    }
+
+    /// Why a failed input that is not retried is dead-lettered: its retries ran out, or its handler said never.
+    static func deadLetterReason(retryable: Bool) -> DeadLetterReason {
+        retryable ? .retriesExhausted : .handlerFailed
     }
 
     /// The publication that dead-letters `delivery` for `reason`.

@@ -75,6 +75,16 @@ public final class WorkerProcess: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The sum of every sample of the metric `name` on /metrics (all label sets), 0 when it has none yet.
+    public func metric(_ name: String) async throws -> Double {
+        try await metrics().split(separator: "\n").reduce(0) { sum, line in
+            guard line.hasPrefix(name), let rest = line.dropFirst(name.count).first, rest == "{" || rest == " ",
+                let value = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { return sum }
+            return sum + value
+        }
+    }
+
     /// Waits until `/health/ready` answers 200.
     public func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
         try await waitFor(timeout: timeout, "worker ready") { await self.status(of: "/health/ready") == 200 }

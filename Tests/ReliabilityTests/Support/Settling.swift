@@ -4,16 +4,6 @@ import Testing
 import WorkerHarness
 
 extension WorkerProcess {
-    /// The sum of every sample of the metric `name` on /metrics (all label sets), 0 when it has none yet.
-    func metric(_ name: String) async throws -> Double {
-        try await metrics().split(separator: "\n").reduce(0) { sum, line in
-            guard line.hasPrefix(name), let rest = line.dropFirst(name.count).first, rest == "{" || rest == " ",
-                let value = line.split(separator: " ").last.flatMap({ Double($0) })
-            else { return sum }
-            return sum + value
-        }
-    }
-
     /// The kernel's account of the child's memory, in KiB: resident now (VmRSS) and at its peak (VmHWM).
     func memory() throws -> (resident: Int, peak: Int) {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
