@@ -32,8 +32,9 @@ RUN apt-get update \
 COPY --from=build /responder /usr/local/bin/responder
 USER 10001:10001
 WORKDIR /var/lib/responder
-ENV RESPONDER_STATE=/var/lib/responder/state.sqlite \
-    RESPONDER_METRICS_PORT=9090
+# No RESPONDER_STATE here: a pod of the fleet would inherit it. The default state file is responder-state.sqlite in
+# this working directory; compose and the single Kubernetes worker name theirs on their volume.
+ENV RESPONDER_METRICS_PORT=9090
 EXPOSE 9090
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
     CMD ["responder", "health", "--port", "9090"]

@@ -58,6 +58,8 @@ struct KubernetesManifestsTests {
         let environment = try fleet.environment()
         #expect(environment["RESPONDER_STATE"] == nil, "no SQLite file per pod: the fleet shares PostgreSQL")
         #expect(environment["RESPONDER_STATE_FILE"] != nil, "the PostgreSQL URL comes from a Secret file")
+        let imageEnvironment = try Dockerfile.load().stage("debian:").arguments(of: "ENV").joined(separator: " ")
+        #expect(!imageEnvironment.contains("RESPONDER_STATE="), "the image sets no SQLite state for the pods to inherit")
         let budgets = fleet.objects("PodDisruptionBudget")
         #expect(budgets.count == 1)
         for budget in budgets {
