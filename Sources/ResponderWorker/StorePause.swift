@@ -31,6 +31,8 @@ final class StorePause: Sendable {
         self.readiness = readiness
         self.metrics = metrics
         self.logger = logger
+        // From the start, so dashboards see the gauge before the first outage.
+        metrics.storePaused.record(0)
     }
 
     /// Whether the worker is paused: it must not take inputs.

@@ -6,14 +6,16 @@ import Testing
 /// Pruning a large backlog deletes in many short transactions, and the event path commits between them, so
 /// housekeeping never holds the write lock for long; the WAL ends no larger than the store's limit.
 @Suite struct PruningBatchesTests {
-    private static let backlog = 20_000
+    /// Twenty batches of 100: many batches, at a cost the suite can afford; the production batch is 2,000.
+    private static let backlog = 2_000
+    private static let batch = 100
 
     /// Commits `count` events of `prefix` at `date`, each with a notification of its own and one output.
     private func fill(_ store: SQLiteStateStore, prefix: String, count: Int, at date: Date) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for start in stride(from: 0, to: count, by: 1_000) {
+            for start in stride(from: 0, to: count, by: 500) {
                 group.addTask {
-                    for n in start..<min(start + 1_000, count) {
+                    for n in start..<min(start + 500, count) {
                         let output = OutboundMessage(
                             exchange: "updates", routingKey: "photo-category", body: Array(repeating: 0x75, count: 300),
                             properties: MessageProperties(messageId: "out-\(prefix)-\(n)"))
@@ -58,13 +60,13 @@ import Testing
         let store = try SQLiteStateStore(path: path)
         try await fill(store, prefix: "old", count: Self.backlog, at: Date().addingTimeInterval(-3_600))
         let between = BetweenBatches()
-        let pruned = try await store.pruneInbox(processedBefore: Date().addingTimeInterval(-60), batchSize: 1_000) {
+        let pruned = try await store.pruneInbox(processedBefore: Date().addingTimeInterval(-60), batchSize: Self.batch) {
             try await between.record(store) {
                 try await store.load(requestIdentifier: "x", eventID: "old-\(Self.backlog - 1)") != .unprocessed(nil)
             }
         }
         #expect(pruned == Self.backlog)
-        #expect(await between.batches == Self.backlog / 1_000, "a full last batch is followed by one that finds none")
+        #expect(await between.batches == Self.backlog / Self.batch, "a full last batch is followed by one that finds none")
         #expect(await between.committedWhileOldRemained, "a commit went through between two batches")
         #expect(try await store.load(requestIdentifier: "fresh-note", eventID: "fresh-event") == .processed([]))
         #expect(try await store.load(requestIdentifier: "x", eventID: "old-0") == .unprocessed(nil))
@@ -82,13 +84,13 @@ import Testing
 
         let between = BetweenBatches()
         let pruned = try await store.pruneNotifications(
-            changedBefore: Date().addingTimeInterval(-60), batchSize: 1_000
+            changedBefore: Date().addingTimeInterval(-60), batchSize: Self.batch
         ) {
             try await between.record(store) { try await store.notification("old-note-\(Self.backlog - 1)") != nil }
         }
         #expect(pruned == Self.backlog)
-        // Each batch looks at 1,000 rows: the old ones, the 500 new ones, the fresh event's notification-less commit.
-        #expect(await between.batches == (Self.backlog + 500 + 999) / 1_000)
+        // Each batch looks at 100 rows, old and new alike.
+        #expect(await between.batches == (Self.backlog + 500 + Self.batch - 1) / Self.batch)
         #expect(await between.committedWhileOldRemained)
         #expect(try await store.notification("old-note-0") == nil)
         #expect(try await store.notification("old-note-\(Self.backlog - 1)") == nil)
