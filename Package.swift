@@ -64,6 +64,8 @@ let package = Package(
                 "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To hold another connection's write lock open, which GRDB refuses to do.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
 

@@ -22,6 +22,9 @@ struct HandlerOptions: ParsableArguments {
     @Option(help: "Days a notification nothing changes is kept; a response after that starts it afresh from its category's actions, at version 1. (env: RESPONDER_NOTIFICATION_RETENTION_DAYS; default: 30)")
     var notificationRetentionDays: Int?
 
+    @Option(help: "The most bytes the SQLite state file may grow to; at the limit the worker pauses, as on a full disk, until pruning frees room; 0 for no limit. (env: RESPONDER_MAX_STATE_SIZE; default: 0)")
+    var maxStateSize: Int?
+
     /// The RedGreen handlers, with the categories of `--categories` when given.
     func makeRegistry(_ environment: EnvironmentFallback) throws -> HandlerRegistry {
         var registry = RedGreen.makeRegistry()
@@ -40,10 +43,16 @@ struct HandlerOptions: ParsableArguments {
         guard hours > 0, days > 0 else {
             throw ValidationError("retention periods must be positive: \(hours) hours, \(days) days")
         }
+        let maximumSize = try environment.resolve(maxStateSize, "RESPONDER_MAX_STATE_SIZE", default: 0)
+        guard maximumSize >= 0 else {
+            throw ValidationError("--max-state-size must be a number of bytes, or 0 for no limit: \(maximumSize)")
+        }
         let inbox = Duration.seconds(hours * 3600)
         let notifications = Duration.seconds(days * 86_400)
         return path == ":memory:"
             ? InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
-            : try SQLiteStateStore(path: path, inboxRetention: inbox, notificationRetention: notifications)
+            : try SQLiteStateStore(
+                path: path, inboxRetention: inbox, notificationRetention: notifications,
+                maximumSize: maximumSize == 0 ? nil : maximumSize)
     }
 }

@@ -4,11 +4,11 @@ import DequeModule
 /// delivery up to the newest one that has no unsettled delivery before it.
 ///
 /// Acking with `multiple` past an unsettled delivery would ack it too and lose it on a crash, so the tracker
-/// only reports the end of the settled prefix. A delivery nacked on its own is no longer outstanding at the
+/// only reports the end of the settled prefix. A delivery rejected on its own is no longer outstanding at the
 /// broker, so an ack with `multiple` may pass it but must not name it.
 struct AckTracker: Sendable {
     private enum Entry {
-        case inFlight, acked, nacked
+        case inFlight, acked, rejected
     }
 
     private var entries = Deque<Entry>()
@@ -22,12 +22,12 @@ struct AckTracker: Sendable {
         entries.append(.inFlight)
     }
 
-    /// Marks `tag` settled, by an ack still to send (`acked`) or by a nack already sent, and returns the tag to
+    /// Marks `tag` settled, by an ack still to send (`acked`) or by a reject already sent, and returns the tag to
     /// ack with `multiple` when the settled prefix grew past an ack, else nil.
     mutating func settled(_ tag: UInt64, acked: Bool) -> UInt64? {
         let index = Int(tag - firstTag)
         precondition(index >= 0 && index < entries.count, "settled a delivery that is not in flight")
-        entries[index] = acked ? .acked : .nacked
+        entries[index] = acked ? .acked : .rejected
         var ackThrough: UInt64?
         while let first = entries.first, first != .inFlight {
             if first == .acked { ackThrough = firstTag }

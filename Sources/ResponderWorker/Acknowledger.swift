@@ -1,7 +1,7 @@
 import AMQP
 import Synchronization
 
-/// Settles the inputs of one channel: nacks at once, acks in contiguous runs with `multiple`.
+/// Settles the inputs of one channel: rejects at once, acks in contiguous runs with `multiple`.
 final class Acknowledger: Sendable {
     private let channel: AMQPChannel
     private let tracker = Mutex(AckTracker())
@@ -15,11 +15,16 @@ final class Acknowledger: Sendable {
         tracker.withLock { $0.received(tag) }
     }
 
-    /// Acks `tag` (`accepted`) or nacks it back to the queue for redelivery.
+    /// Acks `tag` (`accepted`) or rejects it back to the queue for redelivery.
+    ///
+    /// basic.reject, not basic.nack: an input goes back only when the broker refused one of its outputs, and that
+    /// must count against the quorum queue's delivery limit, so an output the broker refuses every time ends in
+    /// the dead-letter queue instead of a requeue loop. RabbitMQ up to 4.2 counts both; 4.3 counts only a reject
+    /// (a nack there means "not processed", which does not count).
     func settle(_ tag: UInt64, accepted: Bool) throws(AMQPError) {
         // Under the lock, so acks leave in the order the tracker produced them.
         try tracker.withLock { tracker throws(AMQPError) in
-            if !accepted { try channel.nack(deliveryTag: tag, multiple: false, requeue: true) }
+            if !accepted { try channel.reject(deliveryTag: tag, requeue: true) }
             if let ackThrough = tracker.settled(tag, acked: accepted) {
                 try channel.ack(deliveryTag: ackThrough, multiple: true)
             }

@@ -1,6 +1,7 @@
-/// Capped exponential backoff with full jitter, for reconnecting to the broker.
+/// Capped exponential backoff with full jitter, for reconnecting to the broker and checking an unavailable store.
 ///
-/// Jitter spreads the reconnections of many workers after a broker restart, so they do not all arrive at once.
+/// Jitter spreads the attempts of many workers after a broker restart or a store outage, so they do not all arrive
+/// at once.
 public struct Backoff: Sendable, Hashable {
     /// The ceiling of the first delay.
     public var initial: Duration

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NotificationEvents
 import Responder
+import ServiceLifecycle
 import Synchronization
 
 /// The worker's work over one pair of connections: declare the topology, consume inputs, run them through the
@@ -11,6 +12,9 @@ import Synchronization
 /// Inputs arrive and are acknowledged on one connection and outputs leave on another, as RabbitMQ advises: when
 /// the broker blocks a publishing connection (memory or disk alarm), the consuming one keeps its acks and
 /// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
+///
+/// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
+/// store (``StorePause``) and consumes again on the same channels.
 ///
 /// ``run()`` returns once the consumer is cancelled and every input it received is settled (graceful shutdown,
 /// or the broker cancelled the consumer). It throws when the connection or a channel fails: inputs not yet
@@ -23,12 +27,13 @@ final class BrokerSession: Sendable {
     private let readiness: Readiness
     private let metrics: WorkerMetrics
     private let failures: FailureRouting
+    private let pause: StorePause
     private let logger: Logger
     private let consumer = Mutex<(started: AMQPConsumer?, stopRequested: Bool)>((nil, false))
 
     init(
         consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
-        readiness: Readiness, metrics: WorkerMetrics, logger: Logger
+        readiness: Readiness, metrics: WorkerMetrics, pause: StorePause, logger: Logger
     ) {
         self.consuming = consuming
         self.publishing = publishing
@@ -37,17 +42,23 @@ final class BrokerSession: Sendable {
         self.readiness = readiness
         self.metrics = metrics
         self.failures = FailureRouting(topology: configuration.topology, workerID: configuration.workerID)
+        self.pause = pause
         self.logger = logger
     }
 
     /// Stops taking new inputs: cancels the consumer so ``run()`` can finish the ones it has and return.
     func stopConsuming() {
-        let started = consumer.withLock { state in
-            state.stopRequested = true
-            return state.started
-        }
-        if let started { Task { try? await started.cancel() } }
+        consumer.withLock { $0.stopRequested = true }
+        cancelConsumer()
     }
+
+    /// Cancels the consumer, so ``process(_:acks:output:)`` settles what it holds and returns; on its own (not
+    /// through ``stopConsuming()``), for a pause, after which the session consumes again.
+    private func cancelConsumer() {
+        if let started = consumer.withLock({ $0.started }) { Task { try? await started.cancel() } }
+    }
+
+    private var stopRequested: Bool { consumer.withLock { $0.stopRequested } }
 
     func run() async throws {
         let inputChannel = try await consuming.openChannel()
@@ -55,15 +66,8 @@ final class BrokerSession: Sendable {
         try await configuration.topology.declare(on: outputChannel)
         try await outputChannel.enablePublisherConfirms()
         try await inputChannel.setPrefetch(configuration.prefetch)
-        let deliveries = try await inputChannel.consume(queue: configuration.topology.inputQueue)
-        let stopAtOnce = consumer.withLock { state in
-            state.started = deliveries
-            return state.stopRequested
-        }
-        if stopAtOnce { try? await deliveries.cancel() }
         readiness.set(.disconnected, false)
         metrics.connected.record(1)
-        logger.info("consuming", metadata: ["queue": "\(configuration.topology.inputQueue)"])
 
         let blockedWatcher = Task { await watchBlocking() }
         defer {
@@ -74,7 +78,29 @@ final class BrokerSession: Sendable {
             // session), so none of them is in flight here any more; without this the gauge kept them forever.
             metrics.inFlight.set(0)
         }
-        try await process(deliveries, acks: Acknowledger(channel: inputChannel), output: outputChannel)
+        let acks = Acknowledger(channel: inputChannel)
+        while true {
+            if pause.isPaused {
+                do {
+                    try await cancelWhenGracefulShutdown { try await self.pause.waitForStore() }
+                } catch is CancellationError {
+                    // A graceful shutdown ends the wait; a cancelled session ends with the cancellation.
+                    if Task.isCancelled { throw CancellationError() }
+                    break
+                }
+                if stopRequested { break }
+            }
+            let deliveries = try await inputChannel.consume(queue: configuration.topology.inputQueue)
+            let stopAtOnce = consumer.withLock { state in
+                state.started = deliveries
+                return state.stopRequested
+            }
+            if stopAtOnce { try? await deliveries.cancel() }
+            logger.info("consuming", metadata: ["queue": "\(configuration.topology.inputQueue)"])
+            try await process(deliveries, acks: acks, output: outputChannel)
+            // The consumer ended: a graceful stop, the broker cancelled it, or a pause.
+            guard pause.isPaused, !stopRequested else { break }
+        }
         await inputChannel.close()
         await outputChannel.close()
     }
@@ -136,6 +162,7 @@ final class BrokerSession: Sendable {
         case .completed(let outputs, let disposition):
             publications = outputs.map(Publication.init)
             outcome = WorkerMetrics.Outcome(disposition)
+            if disposition == .updated || disposition == .noUpdate { pause.storeWorked() }
         case .deadLetter(let rejection, let detail):
             publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, now: Date())]
             outcome = .deadLettered
@@ -152,6 +179,10 @@ final class BrokerSession: Sendable {
                     "event-id": "\(completion.event?.id ?? "")", "queue": "\(publication.routingKey)",
                     "error": "\(error)",
                 ])
+        case .storeUnavailable(let unavailable):
+            publications = [.handBack(delivery, to: configuration.topology.inputQueue)]
+            outcome = .handedBack
+            if pause.storeFailed(unavailable) { cancelConsumer() }
         }
         let confirmations = try publications.map { publication throws(AMQPError) in
             try channel.publishPipelined(

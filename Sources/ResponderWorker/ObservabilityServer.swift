@@ -20,10 +20,10 @@ public enum ObservabilityServer {
         }
         router.get("health/live") { _, _ in "live\n" }
         router.get("health/ready") { _, _ -> Response in
-            let obstacles = readiness.currentObstacles
-            let text = obstacles.isEmpty ? "ready\n" : obstacles.map { "not ready: \($0.rawValue)\n" }.joined()
+            let reasons = readiness.currentReasons
+            let text = reasons.isEmpty ? "ready\n" : reasons.map { "not ready: \($0)\n" }.joined()
             return Response(
-                status: obstacles.isEmpty ? .ok : .serviceUnavailable,
+                status: reasons.isEmpty ? .ok : .serviceUnavailable,
                 headers: [.contentType: "text/plain; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }

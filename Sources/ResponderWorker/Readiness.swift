@@ -1,16 +1,18 @@
 import Synchronization
 
-/// Whether the worker can take work now, for `/health/ready`: connected to the broker, not blocked by it, and not
-/// shutting down. Updated by the worker, read by the HTTP server.
+/// Whether the worker can take work now, for `/health/ready`: connected to the broker, not blocked by it, its state
+/// store available, and not shutting down. Updated by the worker, read by the HTTP server.
 public final class Readiness: Sendable {
     /// What keeps the worker from being ready.
     public enum Obstacle: String, Sendable, CaseIterable {
         case disconnected = "not connected to the broker"
         case blocked = "the broker blocked publishing (connection.blocked)"
+        case storeUnavailable = "the state store is unavailable; inputs wait in the queue"
         case shuttingDown = "shutting down"
     }
 
-    private let obstacles = Mutex<Set<Obstacle>>([.disconnected])
+    /// Each obstacle that holds, with what is known about it ("" when nothing more).
+    private let obstacles = Mutex<[Obstacle: String]>([.disconnected: ""])
 
     public init() {}
 
@@ -19,13 +21,20 @@ public final class Readiness: Sendable {
 
     /// What keeps the worker from being ready now, in a stable order.
     public var currentObstacles: [Obstacle] {
-        obstacles.withLock { current in Obstacle.allCases.filter(current.contains) }
+        obstacles.withLock { current in Obstacle.allCases.filter { current[$0] != nil } }
     }
 
-    /// Records that `obstacle` holds (`true`) or has cleared (`false`).
-    public func set(_ obstacle: Obstacle, _ holds: Bool) {
+    /// ``currentObstacles`` as sentences for people, each with its detail (e.g. why the store is unavailable).
+    public var currentReasons: [String] {
         obstacles.withLock { current in
-            if holds { current.insert(obstacle) } else { current.remove(obstacle) }
+            Obstacle.allCases.compactMap { obstacle in
+                current[obstacle].map { $0.isEmpty ? obstacle.rawValue : "\(obstacle.rawValue) (\($0))" }
+            }
         }
+    }
+
+    /// Records that `obstacle` holds (`true`, with an optional bounded `detail`) or has cleared (`false`).
+    public func set(_ obstacle: Obstacle, _ holds: Bool, detail: String = "") {
+        obstacles.withLock { current in current[obstacle] = holds ? detail : nil }
     }
 }

@@ -7,6 +7,9 @@ import Synchronization
 /// `responder run` as a service: keeps a connection to the broker, consumes and handles inputs over it, and
 /// reconnects with capped exponential backoff and jitter when it is lost.
 ///
+/// While the state store is unavailable it pauses (``StorePause``): inputs stay in the queue, uncounted, and
+/// `/health/ready` says why.
+///
 /// On graceful shutdown it stops consuming, finishes the inputs it holds, waits for their confirms and acks, closes
 /// the connection and returns. Inputs it could not finish stay unacknowledged and are redelivered.
 public struct ResponderService: Service {
@@ -15,6 +18,7 @@ public struct ResponderService: Service {
     private let readiness: Readiness
     private let logger: Logger
     private let metrics = WorkerMetrics()
+    private let pause: StorePause
 
     /// A worker consuming with `configuration`, handling inputs with `pipeline`, and reporting on `readiness`.
     public init(configuration: WorkerConfiguration, pipeline: ResponsePipeline, readiness: Readiness, logger: Logger) {
@@ -22,6 +26,9 @@ public struct ResponderService: Service {
         self.pipeline = pipeline
         self.readiness = readiness
         self.logger = logger
+        pause = StorePause(
+            store: pipeline.store, backoff: configuration.storeRetryBackoff, readiness: readiness, metrics: metrics,
+            logger: logger)
     }
 
     public func run() async throws {
@@ -50,7 +57,7 @@ public struct ResponderService: Service {
                 }
                 let session = BrokerSession(
                     consuming: consuming, publishing: publishing, configuration: configuration, pipeline: pipeline,
-                    readiness: readiness, metrics: metrics, logger: logger)
+                    readiness: readiness, metrics: metrics, pause: pause, logger: logger)
                 current.begin(session)
                 attempt = 0
                 do {

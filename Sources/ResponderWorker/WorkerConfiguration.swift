@@ -15,6 +15,8 @@ public struct WorkerConfiguration: Sendable {
     public var workerID = WorkerConfiguration.defaultWorkerID
     /// How long to wait between reconnection attempts.
     public var reconnectBackoff = Backoff()
+    /// How long to wait between checks of an unavailable state store while the worker is paused.
+    public var storeRetryBackoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
 
     public init(broker: AMQPConfiguration) {
         self.broker = broker

@@ -11,6 +11,8 @@ struct WorkerMetrics: Sendable {
         case noUpdate = "no_update"
         case ignored
         case retried
+        /// Handed back to the input queue unhandled, because the state store was unavailable.
+        case handedBack = "handed_back"
         case deadLettered = "dead_lettered"
         case deduplicated
     }
@@ -21,6 +23,10 @@ struct WorkerMetrics: Sendable {
     let reconnects = Counter(label: "responder_reconnects_total")
     let blocked = Gauge(label: "responder_broker_blocked")
     let connected = Gauge(label: "responder_broker_connected")
+    /// 1 while the worker is paused because its state store is unavailable.
+    let storePaused = Gauge(label: "responder_store_paused")
+    /// Outages of the state store: each one paused the worker.
+    let storeOutages = Counter(label: "responder_store_outages_total")
 
     init() {
         outcomes = Dictionary(

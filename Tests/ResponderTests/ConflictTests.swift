@@ -48,6 +48,10 @@ import Testing
             try await inner.pruneInbox(processedBefore: cutoff)
         }
 
+        func checkAvailability() async throws {
+            try await inner.checkAvailability()
+        }
+
         func pruneNotifications(changedBefore cutoff: Date) async throws -> Int {
             try await inner.pruneNotifications(changedBefore: cutoff)
         }

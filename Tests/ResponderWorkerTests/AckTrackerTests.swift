@@ -19,7 +19,7 @@ import Testing
         for tag in UInt64(1)...3 { tracker.received(tag) }
         #expect(tracker.settled(1, acked: true) == 1)
         #expect(tracker.settled(3, acked: false) == nil)
-        // 2 closes the gap; 3 was nacked on its own, so the ack covers 2 and names 2.
+        // 2 closes the gap; 3 was rejected on its own, so the ack covers 2 and names 2.
         #expect(tracker.settled(2, acked: true) == 2)
         #expect(tracker.count == 0)
     }

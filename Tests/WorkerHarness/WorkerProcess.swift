@@ -68,6 +68,14 @@ public final class WorkerProcess: @unchecked Sendable {
         return (response as? HTTPURLResponse)?.statusCode
     }
 
+    /// The body of `path` on the metrics port (e.g. the reasons `/health/ready` gives), or nil when nothing answers.
+    public func text(of path: String) async -> String? {
+        guard let url = URL(string: "http://127.0.0.1:\(metricsPort)\(path)"),
+            let (data, _) = try? await URLSession.shared.data(from: url)
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// The body of `/metrics`.
     public func metrics() async throws -> String {
         let url = URL(string: "http://127.0.0.1:\(metricsPort)/metrics")!

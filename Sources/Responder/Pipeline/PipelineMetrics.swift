@@ -5,7 +5,7 @@ import NotificationEvents
 /// process bootstrapped; none in tests and replay).
 ///
 /// - `responder_responses_total{outcome}`: completed inputs by disposition (`updated`, `no-update`, `ignored`,
-///   `deduplicated`), plus `dead-letter` and `failed`.
+///   `deduplicated`), plus `dead-letter`, `failed` and `store-unavailable` (handed back unhandled).
 /// - `responder_rejections_total{reason}`: inputs dead-lettered by the pipeline, by reason code.
 /// - `responder_handler_failures_total{retryable}`: handler or store failures.
 /// - `responder_state_conflicts_total`: commits refused because another process changed the notification first.
@@ -14,6 +14,7 @@ struct PipelineMetrics: Sendable {
     private let completed: [ResponseOutcome.Disposition: Counter]
     private let deadLettered: Counter
     private let failed: Counter
+    private let storeUnavailable: Counter
     private let rejections: [DeadLetterReason: Counter]
     private let failures: [Bool: Counter]
     let stateConflicts = Counter(label: "responder_state_conflicts_total")
@@ -28,6 +29,7 @@ struct PipelineMetrics: Sendable {
             })
         deadLettered = Counter(label: label, dimensions: [("outcome", "dead-letter")])
         failed = Counter(label: label, dimensions: [("outcome", "failed")])
+        storeUnavailable = Counter(label: label, dimensions: [("outcome", "store-unavailable")])
         rejections = Dictionary(
             uniqueKeysWithValues: DeadLetterReason.allCases.map {
                 ($0, Counter(label: "responder_rejections_total", dimensions: [("reason", $0.rawValue)]))
@@ -48,6 +50,8 @@ struct PipelineMetrics: Sendable {
         case .failed(_, let retryable):
             failed.increment()
             failures[retryable]?.increment()
+        case .storeUnavailable:
+            storeUnavailable.increment()
         }
     }
 }

@@ -3,9 +3,10 @@ import Logging
 extension ResponseOutcome {
     /// How an outcome is logged: debug for a handled response (one line per input would drown a busy worker's
     /// log, and metrics count them), warnings for rejections and retryable failures, errors for permanent ones.
+    /// An unavailable store is debug too: every input in hand meets it at once, and the worker logs the outage once.
     var logLevel: Logger.Level {
         switch self {
-        case .completed: .debug
+        case .completed, .storeUnavailable: .debug
         case .failed(_, let retryable): retryable ? .warning : .error
         case .deadLetter: .warning
         }
@@ -16,6 +17,7 @@ extension ResponseOutcome {
         case .completed: "response handled"
         case .failed: "response failed"
         case .deadLetter: "input rejected"
+        case .storeUnavailable: "response not handled: the state store is unavailable"
         }
     }
 
@@ -27,6 +29,8 @@ extension ResponseOutcome {
             ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"]
         case .deadLetter(let reason, let detail):
             ["outcome": "dead-letter", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
+        case .storeUnavailable(let unavailable):
+            ["outcome": "store-unavailable", "reason": "\(unavailable.reason)"]
         }
     }
 }

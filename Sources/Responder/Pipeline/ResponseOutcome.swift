@@ -10,6 +10,9 @@ public enum ResponseOutcome: Sendable {
     /// dead-letter with ``DeadLetterReason/handlerFailed``. The error's description never contains `userText`
     /// unless a handler put it there.
     case failed(any Error, retryable: Bool)
+    /// The state store cannot serve now (``StateStoreUnavailable``): nothing was committed, and the input is not at
+    /// fault. Hand it back untouched, without counting an attempt, and pause until the store works again.
+    case storeUnavailable(StateStoreUnavailable)
 
     /// What a completed input amounted to.
     public enum Disposition: String, Sendable, Hashable, CaseIterable {

@@ -72,7 +72,8 @@ public struct ResponsePipeline: Sendable {
     }
 
     /// Handles a decoded event: returns its stored outputs if it was processed before, else runs its handlers and
-    /// commits their effects. Handler and store errors are returned as ``ResponseOutcome/failed(_:retryable:)``.
+    /// commits their effects. Handler and store errors are returned as ``ResponseOutcome/failed(_:retryable:)``,
+    /// except a store's ``StateStoreUnavailable``, returned as ``ResponseOutcome/storeUnavailable(_:)``.
     public func handle(_ input: DecodedResponse) async -> ResponseOutcome {
         let log = ResponseLog(logger, for: input)
         let outcome: ResponseOutcome
@@ -122,6 +123,8 @@ public struct ResponsePipeline: Sendable {
                 }
             }
             return .failed(StateConflictError(attempts: configuration.maxConflictRetries + 1), retryable: true)
+        } catch let unavailable as StateStoreUnavailable {
+            return .storeUnavailable(unavailable)
         } catch let failure as HandlerRunError {
             return .failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError)
         } catch {

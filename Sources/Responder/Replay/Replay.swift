@@ -26,7 +26,8 @@ public struct Replay: Sendable {
     ///   - onProblem: receives each line that was dead-lettered or failed, in input order.
     ///   - onProgress: receives the summary so far after each line.
     /// - Returns: the summary of the whole run.
-    /// - Throws: when the fixture cannot be read, or what `onOutput` throws.
+    /// - Throws: when the fixture cannot be read, what `onOutput` throws, or ``ReplayStoreUnavailable`` when the state
+    ///   store became unavailable: the replay stops there, since every later line would meet it too.
     public func run(
         fixture url: URL, onOutput: (String) throws -> Void, onProblem: (ReplayProblem) -> Void = { _ in },
         onProgress: (ReplaySummary) -> Void = { _ in }
@@ -36,7 +37,7 @@ public struct Replay: Sendable {
         var order = InputOrder<Completed>()
         func emit(_ ready: [(line: Int, value: Completed)]) throws {
             for (line, completed) in ready {
-                if let problem = summary.count(completed.event, completed.outcome, line: line) { onProblem(problem) }
+                if let problem = try summary.count(completed.event, completed.outcome, line: line) { onProblem(problem) }
                 for output in completed.outcome.outputs {
                     try onOutput(String(decoding: EventCodec.encode(FixtureLine(output)), as: UTF8.self))
                 }
@@ -99,8 +100,10 @@ public struct Replay: Sendable {
 }
 
 extension ReplaySummary {
-    /// Counts one completed line; returns the problem to report, if any.
-    mutating func count(_ event: NotificationResponseEvent?, _ outcome: ResponseOutcome, line: Int) -> ReplayProblem? {
+    /// Counts one completed line; returns the problem to report, if any. Throws when the store was unavailable.
+    mutating func count(
+        _ event: NotificationResponseEvent?, _ outcome: ResponseOutcome, line: Int
+    ) throws(ReplayStoreUnavailable) -> ReplayProblem? {
         events += 1
         if let event { actions[event.data.actionIdentifier.rawValue, default: 0] += 1 }
         switch outcome {
@@ -119,6 +122,8 @@ extension ReplaySummary {
         case .failed(let error, let retryable):
             failed += 1
             return ReplayProblem(line: line, kind: .failed(detail: "\(error)", retryable: retryable))
+        case .storeUnavailable(let unavailable):
+            throw ReplayStoreUnavailable(line: line, unavailable: unavailable)
         }
     }
 }

@@ -38,6 +38,9 @@ public actor InMemoryStateStore: StateStore {
         notifications[requestIdentifier]?.record
     }
 
+    /// Memory is always there: returns at once.
+    public func checkAvailability() {}
+
     public func pruneInbox(processedBefore cutoff: Date) -> Int {
         let expired = inbox.values.filter { $0.processedAt < cutoff }.map(\.eventID)
         for eventID in expired { inbox[eventID] = nil }

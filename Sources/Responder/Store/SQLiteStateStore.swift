@@ -24,19 +24,35 @@ public final class SQLiteStateStore: StateStore {
     ///   - inboxRetention: how long processed event ids are remembered (default 7 days).
     ///   - notificationRetention: how long a notification nothing changes is kept (default 30 days).
     ///   - busyTimeout: how long a write waits for another process's write (default 5 s).
+    ///   - maximumSize: the most bytes the file may grow to (SQLite's `max_page_count`), or nil for no limit. A write
+    ///     that needs more fails like a full disk (``StateStoreUnavailable``) until pruning frees room.
     public init(
         path: String, inboxRetention: Duration = .seconds(7 * 24 * 3600),
-        notificationRetention: Duration = .seconds(30 * 24 * 3600), busyTimeout: Duration = .seconds(5)
+        notificationRetention: Duration = .seconds(30 * 24 * 3600), busyTimeout: Duration = .seconds(5),
+        maximumSize: Int? = nil
     ) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.label = "responder-state"
+        configuration.prepareDatabase { db in
+            // A checkpoint that empties the WAL cuts the file back to this size, so one burst of writes (a large
+            // prune) does not leave a huge WAL behind for good.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
+            if let maximumSize {
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
+            }
+        }
         self.inboxRetention = inboxRetention
         self.notificationRetention = notificationRetention
         self.pool = try DatabasePool(path: path, configuration: configuration)
         try pool.write(SQLiteSchema.create)
         groupCommit = SQLiteGroupCommit(pool: pool)
     }
+
+    /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what SQLite's automatic
+    /// checkpoint (every 1,000 pages) lets it reach while no reader holds it back.
+    static let walSizeLimit = 16 << 20
 
     /// Closes the file; the store must not be used afterwards.
     public func close() throws {
@@ -49,51 +65,138 @@ public final class SQLiteStateStore: StateStore {
     /// from the WAL. It needs no transaction around it, since the commit checks the inbox and the version again
     /// inside its write transaction.
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-        try await pool.writeWithoutTransaction { db in
-            let found = try SQLiteStatement.with(
-                """
-                SELECT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?), n.category_identifier, n.actions, n.version,
-                    s.handler, s.state
-                FROM (SELECT ? AS id) AS wanted
-                LEFT JOIN notification n ON n.request_identifier = wanted.id
-                LEFT JOIN handler_state s ON s.request_identifier = wanted.id
-                """, in: db
-            ) { select -> (processed: Bool, record: StoredRecord?) in
-                try select.bind(1, eventID)
-                try select.bind(2, requestIdentifier)
-                guard try select.step() else { return (false, nil) }
-                if select.integer(0) != 0 { return (true, nil) }
-                return (false, try StoredRecord(select, from: 1))
+        try await SQLiteUnavailability.mapping {
+            try await pool.writeWithoutTransaction { db in
+                let found = try SQLiteStatement.with(
+                    """
+                    SELECT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?), n.category_identifier, n.actions, n.version,
+                        s.handler, s.state
+                    FROM (SELECT ? AS id) AS wanted
+                    LEFT JOIN notification n ON n.request_identifier = wanted.id
+                    LEFT JOIN handler_state s ON s.request_identifier = wanted.id
+                    """, in: db
+                ) { select -> (processed: Bool, record: StoredRecord?) in
+                    try select.bind(1, eventID)
+                    try select.bind(2, requestIdentifier)
+                    guard try select.step() else { return (false, nil) }
+                    if select.integer(0) != 0 { return (true, nil) }
+                    return (false, try StoredRecord(select, from: 1))
+                }
+                if found.processed { return .processed(try Self.outputs(of: eventID, in: db) ?? []) }
+                return .unprocessed(try found.record?.record(requestIdentifier))
             }
-            if found.processed { return .processed(try Self.outputs(of: eventID, in: db) ?? []) }
-            return .unprocessed(try found.record?.record(requestIdentifier))
         }
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        try await groupCommit.commit(commit)
+        try await SQLiteUnavailability.mapping { try await groupCommit.commit(commit) }
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
-        try await pool.read { db in try Self.record(requestIdentifier, in: db) }
+        try await SQLiteUnavailability.mapping { try await pool.read { db in try Self.record(requestIdentifier, in: db) } }
     }
 
+    /// A write transaction that takes the write lock, stores an inbox entry with a 64 KiB output (so the file must
+    /// have room to grow), and rolls back: it fails as a commit would on a full disk or `max_page_count`, a lock
+    /// held past the busy timeout, a read-only, corrupt or unopenable file. It cannot prove the disk has room for
+    /// the WAL to grow, since nothing is written; the next commits prove that.
+    public func checkAvailability() async throws {
+        try await SQLiteUnavailability.mapping {
+            try await pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    // Position -1 is never an output's, and a stored event of the probe's id is left alone.
+                    try db.execute(
+                        sql: """
+                            INSERT INTO inbox (event_id, request_identifier, processed_at) VALUES (?, '', 0)
+                            ON CONFLICT DO NOTHING;
+                            INSERT INTO inbox_output (event_id, position, exchange, routing_key, properties, body)
+                            VALUES (?, -1, '', '', x'', zeroblob(65536));
+                            """, arguments: [Self.probeEventID, Self.probeEventID])
+                    return .rollback
+                }
+            }
+        }
+    }
+
+    private static let probeEventID = "responder-availability-probe"
+
+    /// How many inbox entries or notifications one pruning transaction deletes (or, for notifications, looks at) at
+    /// most: a few milliseconds of work, so commits wait little for the write lock, and each transaction adds a
+    /// bounded amount to the WAL, which the automatic checkpoint recycles between them.
+    static let pruningBatch = 2_000
+
+    /// Deletes in transactions of ``pruningBatch`` entries, oldest first (their outputs go with them), then
+    /// checkpoints the WAL; commits take turns with the batches.
     public func pruneInbox(processedBefore cutoff: Date) async throws -> Int {
-        try await pool.write { db in
-            try db.execute(
-                sql: "DELETE FROM inbox WHERE processed_at < ?", arguments: [cutoff.timeIntervalSince1970])
-            return db.changesCount
+        try await pruneInbox(processedBefore: cutoff, batchSize: Self.pruningBatch) { await Task.yield() }
+    }
+
+    /// ``pruneInbox(processedBefore:)`` in batches of `batchSize`, calling `betweenBatches` after each batch that
+    /// may have more behind it.
+    func pruneInbox(
+        processedBefore cutoff: Date, batchSize: Int, betweenBatches: () async throws -> Void
+    ) async throws -> Int {
+        try await SQLiteUnavailability.mapping {
+            var total = 0
+            while true {
+                let deleted = try await pool.write { db in
+                    try db.execute(
+                        sql: """
+                            DELETE FROM inbox WHERE rowid IN
+                                (SELECT rowid FROM inbox WHERE processed_at < ? ORDER BY processed_at LIMIT ?)
+                            """, arguments: [cutoff.timeIntervalSince1970, batchSize])
+                    return db.changesCount
+                }
+                total += deleted
+                guard deleted == batchSize else { break }
+                try await betweenBatches()
+            }
+            if total > 0 { try await checkpoint() }
+            return total
         }
     }
 
-    /// Handler states go with their notification (ON DELETE CASCADE). The hourly pass scans the table: an index
-    /// on `changed_at` would cost a write on every commit to save one scan an hour.
+    /// Handler states go with their notification (ON DELETE CASCADE). The hourly pass walks the table in rowid
+    /// order, ``pruningBatch`` rows a transaction: an index on `changed_at` would cost a write on every commit to
+    /// save one scan an hour, and deleting "the first n old rows" again and again would scan the kept rows
+    /// before them again in every batch.
     public func pruneNotifications(changedBefore cutoff: Date) async throws -> Int {
-        try await pool.write { db in
-            try db.execute(
-                sql: "DELETE FROM notification WHERE changed_at < ?", arguments: [cutoff.timeIntervalSince1970])
-            return db.changesCount
+        try await pruneNotifications(changedBefore: cutoff, batchSize: Self.pruningBatch) { await Task.yield() }
+    }
+
+    /// ``pruneNotifications(changedBefore:)`` in batches of `batchSize` rows, calling `betweenBatches` after each.
+    func pruneNotifications(
+        changedBefore cutoff: Date, batchSize: Int, betweenBatches: () async throws -> Void
+    ) async throws -> Int {
+        try await SQLiteUnavailability.mapping {
+            var total = 0
+            var after: Int64 = .min
+            while true {
+                let from = after
+                let batch = try await pool.write { db -> (last: Int64, deleted: Int)? in
+                    let window = "SELECT rowid AS id FROM notification WHERE rowid > ? ORDER BY rowid LIMIT ?"
+                    guard let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM (\(window))", arguments: [from, batchSize])
+                    else { return nil }
+                    try db.execute(
+                        sql: "DELETE FROM notification WHERE rowid > ? AND rowid <= ? AND changed_at < ?",
+                        arguments: [from, last, cutoff.timeIntervalSince1970])
+                    return (last, db.changesCount)
+                }
+                guard let batch else { break }
+                total += batch.deleted
+                after = batch.last
+                try await betweenBatches()
+            }
+            if total > 0 { try await checkpoint() }
+            return total
         }
+    }
+
+    /// Copies what it can of the WAL into the file without waiting for anyone (PASSIVE), so the next write can
+    /// start the WAL over and cut it back to ``walSizeLimit``; readers of other processes that still need old frames
+    /// only leave those for the automatic checkpoint. TRUNCATE would wait for them, holding up commits.
+    private func checkpoint() async throws {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Writes `commit` inside the current transaction, or nothing when the event was processed already or the

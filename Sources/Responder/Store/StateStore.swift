@@ -31,6 +31,13 @@ public protocol StateStore: Sendable {
 
     /// Forgets the notifications (with their handlers' states) last changed before `cutoff`; returns how many.
     func pruneNotifications(changedBefore cutoff: Date) async throws -> Int
+
+    /// Returns when the store can probably take a commit again; throws ``StateStoreUnavailable`` while it cannot.
+    ///
+    /// The worker calls it, with backoff, while it is paused for an unavailable store, and resumes once it returns.
+    /// It must change nothing (e.g. a write transaction that is rolled back) and be cheap enough to call every few
+    /// seconds. "Probably": the next commit is the real proof, and a store that fails again pauses the worker again.
+    func checkAvailability() async throws
 }
 
 /// What a store keeps about one notification.

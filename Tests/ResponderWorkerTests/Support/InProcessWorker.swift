@@ -16,17 +16,22 @@ final class InProcessWorker: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    init(topology: TestTopology, registry: HandlerRegistry) throws {
+    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`.
+    init(
+        topology: TestTopology, registry: HandlerRegistry, store: any StateStore = InMemoryStateStore(),
+        storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+    ) throws {
         let logger = Logger(label: "in-process-worker") { _ in SwiftLogNoOpLogHandler() }
         workerID = "\(topology.prefix)-in-process"
         var configuration = WorkerConfiguration(broker: try AMQPConfiguration(url: TestBroker.url ?? ""))
         configuration.topology = topology.topology
         configuration.workerID = workerID
         configuration.broker.connectionName = "responder \(workerID)"
+        configuration.storeRetryBackoff = storeRetryBackoff
         var pipelineConfiguration = PipelineConfiguration()
         pipelineConfiguration.outputExchange = topology.topology.outputExchange
         let pipeline = ResponsePipeline(
-            registry: registry, store: InMemoryStateStore(), configuration: pipelineConfiguration, logger: logger)
+            registry: registry, store: store, configuration: pipelineConfiguration, logger: logger)
         let service = ResponderService(
             configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [service], logger: logger))
