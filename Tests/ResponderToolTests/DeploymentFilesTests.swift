@@ -94,6 +94,22 @@ struct DeploymentFilesTests {
         #expect(process.terminationStatus != 0, "the broker password is required")
     }
 
+    /// The fleet variant: three workers, their state URL from a secret file, PostgreSQL healthy before they start.
+    @Test func theFleetComposeFileValidates() async throws {
+        let compose = Paths.root.appendingPathComponent("docker-compose.fleet.yml").path
+        let valid = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/docker-compose"), arguments: ["-f", compose, "config"],
+            environment: ["RABBITMQ_PASSWORD": "compose-test-password"])
+        #expect(valid.status == 0, "\(valid.output)")
+        let workers = try #require(valid.output.components(separatedBy: "\n  responder:\n").last)
+        #expect(workers.contains("replicas: 3"))
+        #expect(workers.contains("RESPONDER_STATE_FILE: /run/secrets/responder-state-url"))
+        #expect(workers.contains("postgres:\n        condition: service_healthy"))
+        #expect(!workers.contains("ports:"), "three replicas cannot publish one host port")
+        let text = try Self.text("docker-compose.fleet.yml")
+        #expect(!text.contains("RESPONDER_STATE:") && !text.contains("POSTGRES_PASSWORD:"), "passwords come from files")
+    }
+
     /// The Dockerfile's HEALTHCHECK and the compose health check run the same command.
     @Test func bothHealthChecksRunTheSameReadinessProbe() throws {
         let healthcheck = try #require(try Dockerfile.load().stage("debian:").arguments(of: "HEALTHCHECK").first)

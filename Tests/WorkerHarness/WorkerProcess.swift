@@ -12,18 +12,23 @@ public final class WorkerProcess: @unchecked Sendable {
     private let process: Process
 
     /// Starts `responder run` with `topology`'s names, state in `statePath`, and `environment` added (for example
-    /// `RESPONDER_FAULT`). Its log level is debug, so tests can read how it handled each input.
+    /// `RESPONDER_FAULT`). Its log level is debug, so tests can read how it handled each input. With a
+    /// `workingDirectory`, it runs there, as if on a machine of its own, and logs there.
     public init(
-        topology: TestTopology, statePath: String, environment: [String: String] = [:], arguments: [String] = []
+        topology: TestTopology, statePath: String, environment: [String: String] = [:], arguments: [String] = [],
+        workingDirectory: URL? = nil
     ) throws {
-        metricsPort = try FreePort.find()
-        log = URL(fileURLWithPath: statePath + ".\(metricsPort).log")
+        let port = try FreePort.find()
+        metricsPort = port
+        log = workingDirectory.map { $0.appendingPathComponent("responder.\(port).log") }
+            ?? URL(fileURLWithPath: statePath + ".\(port).log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw HarnessError("cannot create \(log.path)")
         }
         process = Process()
         process.executableURL = Paths.responder
         process.arguments = ["run"] + arguments
+        process.currentDirectoryURL = workingDirectory
         var variables = ProcessInfo.processInfo.environment.merging(topology.environment) { $1 }
         variables["RESPONDER_AMQP_URL"] = TestBroker.url
         variables["RESPONDER_STATE"] = statePath

@@ -78,7 +78,7 @@ struct BrokerNode: Sendable {
     /// Not through Foundation's Process: it learns that a child exited when the child's end of a socket it hands
     /// down closes, and a daemon that inherits that end keeps it open for its whole life, so Process would wait
     /// for the broker to stop. Here the child gets no descriptor but its output file, and waitpid says when it exits.
-    private static func spawnDetached(
+    static func spawnDetached(
         _ path: String, arguments: [String], environment: [String: String]
     ) async throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)").path

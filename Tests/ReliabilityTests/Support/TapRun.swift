@@ -171,6 +171,18 @@ extension TapRun {
         on node: BrokerNode, topology: TestTopology, probe: QueueProbe, workers: [WorkerProcess], statePath: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> RunResult {
+        let result = try await finishOnBroker(
+            on: node, topology: topology, probe: probe, workers: workers, sourceLocation: sourceLocation)
+        try await checkStore(at: statePath, received: result.received, sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// ``finish(on:topology:probe:workers:statePath:sourceLocation:)`` but the store's check, for a test whose store
+    /// is a parameter.
+    func finishOnBroker(
+        on node: BrokerNode, topology: TestTopology, probe: QueueProbe, workers: [WorkerProcess],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> RunResult {
         try await waitUntilSettled(topology, on: node, probe: probe, workers: workers)
         var result = RunResult()
         for worker in workers {
@@ -188,7 +200,6 @@ extension TapRun {
         for worker in workers {
             #expect(try await worker.waitForExit() == 0, "a graceful stop exits 0", sourceLocation: sourceLocation)
         }
-        try await checkStore(at: statePath, received: result.received, sourceLocation: sourceLocation)
         return result
     }
 }
