@@ -8,7 +8,7 @@ import WorkerHarness
 /// limit, SQLite's max_page_count), reports not ready with the reason, logs the outage once, and hands the inputs it
 /// held back to the queue, uncounted. Once pruning makes room it resumes by itself: every tap is counted exactly
 /// once, every golden update arrives, nothing is dead-lettered or left in the queue.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(8)))
 struct StoreFullTests {
     /// Old inbox entries the test prunes to make room: a day old, inside the worker's own retention (7 days), so the
     /// worker's pruning keeps them.

@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aLargeInboxBacklogIsPrunedInBatchesWithCommitsBetweenThem() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")
@@ -74,7 +74,7 @@ import Testing
         try store.close()
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func manyNotificationsArePrunedInBatchesWithCommitsBetweenThem() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")
