@@ -25,8 +25,8 @@ public final class SQLiteStateStore: StateStore {
     ///   - notificationRetention: how long a notification nothing changes is kept (default 30 days).
     ///   - busyTimeout: how long a write waits for another process's write (default 5 s).
     public init(
-        path: String, inboxRetention: Duration = .seconds(7 * 24 * 3600),
-        notificationRetention: Duration = .seconds(30 * 24 * 3600), busyTimeout: Duration = .seconds(5)
+        path: String, inboxRetention: Duration = StateRetention.inbox,
+        notificationRetention: Duration = StateRetention.notifications, busyTimeout: Duration = .seconds(5)
     ) throws {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout.timeInterval)
