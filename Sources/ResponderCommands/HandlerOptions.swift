@@ -1,49 +1,48 @@
 import ArgumentParser
 import Foundation
-import RedGreenExample
 import Responder
 
 /// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`.
 struct HandlerOptions: ParsableArguments {
-    static let defaultStatePath = "responder-state.sqlite"
-
     @Option(
-        help: "A categories file (Schemas/notification-categories.v1) registered instead of the built-in RedGreen categories; the RedGreen handlers stay (other handlers need a package of your own: see README). (env: RESPONDER_CATEGORIES; default: RedGreen's)",
-        completion: .file(extensions: ["json"]))
+        name: Settings.categories.name, help: Settings.categories.help, completion: .file(extensions: ["json"]))
     var categories: String?
 
-    @Option(
-        help: "The SQLite state file, created if missing and shareable by several processes, or :memory: for state that lasts one run. (env: RESPONDER_STATE; default: \(defaultStatePath) in the working directory)")
-    var state: String?
+    @Option(name: Settings.state.name, help: Settings.state.help) var state: String?
 
-    @Option(help: "Hours a processed event id is remembered for deduplication. (env: RESPONDER_INBOX_RETENTION_HOURS; default: 168)")
-    var inboxRetentionHours: Int?
+    @Option(name: Settings.inboxRetentionHours.name, help: Settings.inboxRetentionHours.help)
+    var inboxRetentionHours: String?
 
-    @Option(help: "Days a notification nothing changes is kept; a response after that starts it afresh from its category's actions, at version 1. (env: RESPONDER_NOTIFICATION_RETENTION_DAYS; default: 30)")
-    var notificationRetentionDays: Int?
+    @Option(name: Settings.notificationRetentionDays.name, help: Settings.notificationRetentionDays.help)
+    var notificationRetentionDays: String?
 
-    /// The RedGreen handlers, with the categories of `--categories` when given.
-    func makeRegistry(_ environment: EnvironmentFallback) throws -> HandlerRegistry {
-        var registry = RedGreen.makeRegistry()
-        let path = environment.resolve(categories, "RESPONDER_CATEGORIES")
-        if let path {
-            registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: path)))
+    /// The program's handlers, with the categories of `--categories` when given.
+    func makeRegistry(_ environment: EnvironmentFallback, registration: Registration) throws -> HandlerRegistry {
+        var registry = HandlerRegistry()
+        try registration(&registry)
+        if let path = try Settings.categories.resolveOptional(categories, environment) {
+            do {
+                registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw SettingError("\(error)")
+            }
         }
         return registry
     }
 
     /// The state store `--state` names.
     func openStore(_ environment: EnvironmentFallback) throws -> any StateStore {
-        let path = try environment.resolve(state, "RESPONDER_STATE", default: Self.defaultStatePath)
-        let hours = try environment.resolve(inboxRetentionHours, "RESPONDER_INBOX_RETENTION_HOURS", default: 168)
-        let days = try environment.resolve(notificationRetentionDays, "RESPONDER_NOTIFICATION_RETENTION_DAYS", default: 30)
-        guard hours > 0, days > 0 else {
-            throw ValidationError("retention periods must be positive: \(hours) hours, \(days) days")
+        let path = try Settings.state.resolve(state, environment)
+        let inbox = Duration.seconds(try Settings.inboxRetentionHours.resolve(inboxRetentionHours, environment) * 3600)
+        let notifications = Duration.seconds(
+            try Settings.notificationRetentionDays.resolve(notificationRetentionDays, environment) * 86_400)
+        if path == ":memory:" {
+            return InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
         }
-        let inbox = Duration.seconds(hours * 3600)
-        let notifications = Duration.seconds(days * 86_400)
-        return path == ":memory:"
-            ? InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
-            : try SQLiteStateStore(path: path, inboxRetention: inbox, notificationRetention: notifications)
+        do {
+            return try SQLiteStateStore(path: path, inboxRetention: inbox, notificationRetention: notifications)
+        } catch {
+            throw SettingError("cannot open the state file \(path): \(error)")
+        }
     }
 }

@@ -1,14 +1,11 @@
-import AMQP
 import ArgumentParser
-import Foundation
 import Logging
 import Metrics
 import Prometheus
 import Responder
 import ResponderWorker
-import ServiceLifecycle
 
-/// `responder run`: the long-running worker.
+/// `run`: the long-running worker.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -23,94 +20,51 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Topology") var names: TopologyOptions
     @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions
 
-    @Option(help: "Unacknowledged inputs the broker may hand over at once. (env: RESPONDER_PREFETCH; default: 200)")
-    var prefetch: UInt16?
+    @Option(name: Settings.prefetch.name, help: Settings.prefetch.help) var prefetch: String?
+    @Option(name: Settings.concurrency.name, help: Settings.concurrency.help) var concurrency: String?
+    @Option(name: Settings.maxBodySize.name, help: Settings.maxBodySize.help) var maxBodySize: String?
+    @Option(name: Settings.metricsPort.name, help: Settings.metricsPort.help) var metricsPort: String?
+    @Option(name: Settings.metricsHost.name, help: Settings.metricsHost.help) var metricsHost: String?
+    @Option(name: Settings.gracePeriod.name, help: Settings.gracePeriod.help) var gracePeriod: String?
+    @Option(name: Settings.workerID.name, help: Settings.workerID.help) var workerID: String?
+    @Option(name: Settings.logLevel.name, help: Settings.logLevel.help) var logLevel: String?
 
-    @Option(help: "Notifications handled at once. (env: RESPONDER_CONCURRENCY; default: 64)")
-    var concurrency: Int?
+    /// The worker's settings from these options and the environment.
+    func workerConfiguration(_ environment: EnvironmentFallback) throws(SettingError) -> WorkerConfiguration {
+        var configuration = WorkerConfiguration(broker: try broker.configuration(environment))
+        configuration.topology = try names.topology(environment)
+        configuration.prefetch = UInt16(try Settings.prefetch.resolve(prefetch, environment))
+        configuration.concurrency = try Settings.concurrency.resolve(concurrency, environment)
+        configuration.workerID = try Settings.workerID.resolveOptional(workerID, environment) ?? configuration.workerID
+        configuration.broker.connectionName = "responder \(configuration.workerID)"
+        configuration.observability = ObservabilityAddress(
+            host: try Settings.metricsHost.resolve(metricsHost, environment),
+            port: try Settings.metricsPort.resolve(metricsPort, environment))
+        configuration.gracePeriod = .seconds(try Settings.gracePeriod.resolve(gracePeriod, environment))
+        return configuration
+    }
 
-    @Option(help: "Largest input body accepted, in bytes. (env: RESPONDER_MAX_BODY_SIZE; default: 262144)")
-    var maxBodySize: Int?
-
-    @Option(help: "Port of /metrics, /health/live and /health/ready. (env: RESPONDER_METRICS_PORT; default: 9090)")
-    var metricsPort: Int?
-
-    @Option(help: "Address the metrics port listens on. (env: RESPONDER_METRICS_HOST; default: 0.0.0.0)")
-    var metricsHost: String?
-
-    @Option(help: "Seconds a graceful shutdown may take. (env: RESPONDER_GRACE_PERIOD; default: 25)")
-    var gracePeriod: Int?
-
-    @Option(help: "This worker's id in dead-letter headers and logs. (env: RESPONDER_WORKER_ID; default: host-pid)")
-    var workerID: String?
-
-    @Option(help: "trace, debug, info, notice, warning, error or critical. (env: RESPONDER_LOG_LEVEL; default: info)")
-    var logLevel: Logger.Level?
+    /// The pipeline's settings from these options and the environment.
+    func pipelineConfiguration(_ environment: EnvironmentFallback) throws -> PipelineConfiguration {
+        var configuration = PipelineConfiguration()
+        configuration.maxBodySize = try Settings.maxBodySize.resolve(maxBodySize, environment)
+        configuration.stepReached = try FaultInjection.stepCallback(environment.environment)
+        return configuration
+    }
 
     func run() async throws {
         let environment = EnvironmentFallback()
-        let logger = bootstrapLogging(level: try environment.resolve(logLevel, "RESPONDER_LOG_LEVEL", default: .info))
-        let metricsRegistry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metricsRegistry))
-
-        var configuration = WorkerConfiguration(broker: try broker.configuration(environment))
-        configuration.topology = try names.topology(environment)
-        configuration.prefetch = try environment.resolve(prefetch, "RESPONDER_PREFETCH", default: configuration.prefetch)
-        configuration.concurrency = try environment.resolve(
-            concurrency, "RESPONDER_CONCURRENCY", default: configuration.concurrency)
-        configuration.workerID = try environment.resolve(workerID, "RESPONDER_WORKER_ID", default: configuration.workerID)
-        configuration.broker.connectionName = "responder \(configuration.workerID)"
-        guard configuration.prefetch > 0, configuration.concurrency > 0 else {
-            throw ValidationError("prefetch and concurrency must be positive")
-        }
-
-        var pipelineConfiguration = PipelineConfiguration()
-        pipelineConfiguration.outputExchange = configuration.topology.outputExchange
-        pipelineConfiguration.maxBodySize = try environment.resolve(
-            maxBodySize, "RESPONDER_MAX_BODY_SIZE", default: pipelineConfiguration.maxBodySize)
-        pipelineConfiguration.stepReached = try FaultInjection.stepCallback(environment.environment)
+        let logger = bootstrapLogging(level: try Settings.logLevel.resolve(logLevel, environment))
+        let configuration = try workerConfiguration(environment)
+        let pipeline = try pipelineConfiguration(environment)
+        let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
         let store = try handlers.openStore(environment)
-        let pipeline = ResponsePipeline(
-            registry: try handlers.makeRegistry(environment), store: store, configuration: pipelineConfiguration,
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+        let worker = Worker(
+            registry: registry, store: store, configuration: configuration, pipeline: pipeline, metrics: metrics,
             logger: logger)
-
-        let readiness = Readiness()
-        let worker = ResponderService(
-            configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger)
-        let http = ObservabilityServer.application(
-            host: try environment.resolve(metricsHost, "RESPONDER_METRICS_HOST", default: "0.0.0.0"),
-            port: try environment.resolve(metricsPort, "RESPONDER_METRICS_PORT", default: 9090),
-            registry: metricsRegistry, readiness: readiness, logger: logger)
-
-        var group = ServiceGroupConfiguration(
-            services: [
-                .init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup),
-                .init(service: http),
-                .init(service: InboxPruning(store: store, logger: logger)),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
-        group.maximumGracefulShutdownDuration = Duration.seconds(
-            try environment.resolve(gracePeriod, "RESPONDER_GRACE_PERIOD", default: 25))
-        SecondSignal.exitAtOnce()
-        logger.info(
-            "starting",
-            metadata: [
-                "broker": "\(configuration.broker)", "worker-id": "\(configuration.workerID)",
-                "prefetch": "\(configuration.prefetch)", "concurrency": "\(configuration.concurrency)",
-            ])
-        try await ServiceGroup(configuration: group).run()
+        try await worker.run()
         try (store as? SQLiteStateStore)?.close()
-        logger.info("stopped")
-    }
-}
-
-/// Prunes the state store's inbox in the background for as long as the worker runs.
-private struct InboxPruning: Service {
-    let store: any StateStore
-    let logger: Logger
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown { await store.runPruning(logger: logger) }
     }
 }
