@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
+        .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
         .executable(name: "responder-bench", targets: ["ResponderBenchmark"]),
     ],
@@ -22,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // `swift package generate-documentation` for the DocC catalogs (scripts/test builds them).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         // librabbitmq (rabbitmq-c 0.11) as Debian's librabbitmq-dev installs it.
@@ -97,6 +100,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -116,14 +120,15 @@ let package = Package(
             ]
         ),
 
-        .executableTarget(
-            name: "ResponderTool",
+        // Every `responder` command as a library: a package of your own hands over its handler registration and
+        // gets the whole command line (see Examples/CustomHandlers).
+        .target(
+            name: "ResponderCommands",
             dependencies: [
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
                 "ResponderWorker",
-                "RedGreenExample",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -132,6 +137,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The `responder` executable: the commands with the RedGreen sample registered.
+        .executableTarget(name: "ResponderTool", dependencies: ["ResponderCommands", "RedGreenExample"]),
 
         // Micro-benchmarks of the pipeline and replay, for profiling (scripts/bench measures the whole worker).
         .executableTarget(
@@ -147,7 +154,10 @@ let package = Package(
         // the demo and deployment files.
         .testTarget(
             name: "ResponderToolTests",
-            dependencies: ["ResponderTool", "ResponderWorker", "NotificationEvents", "AMQP", "WorkerHarness"]
+            dependencies: [
+                "ResponderCommands", "ResponderWorker", "Responder", "RedGreenExample", "NotificationEvents", "AMQP",
+                "WorkerHarness",
+            ]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
         .testTarget(

@@ -1,13 +1,14 @@
 // swift-tools-version:6.0
 // A minimal package of your own handlers on the Responder library: one category, an extension, an app delegate,
-// and an executable that replays a fixture through them offline. `swift build` here uses its own .build folder.
+// and `chat-responder`, a worker with every `responder` command and these handlers registered. `swift build` here
+// uses its own .build folder.
 import PackageDescription
 
 let package = Package(
     name: "CustomHandlers",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "chat-replay", targets: ["ChatReplay"])
+        .executable(name: "chat-responder", targets: ["ChatResponder"])
     ],
     dependencies: [
         // The responder repository two levels up (in your own package, its git URL). Named, because a path
@@ -25,14 +26,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Replays a fixture through the handlers with the in-memory store and prints the outputs.
+        // The worker: `chat-responder run`, `replay`, `publish`, `record`, `watch` and the rest.
         .executableTarget(
-            name: "ChatReplay",
-            dependencies: [
-                "ChatHandlers",
-                .product(name: "Responder", package: "responder"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            name: "ChatResponder",
+            dependencies: ["ChatHandlers", .product(name: "ResponderCommands", package: "responder")]
         ),
     ],
     swiftLanguageModes: [.v6]

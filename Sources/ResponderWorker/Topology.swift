@@ -1,3 +1,5 @@
+import Responder
+
 /// The exchanges, queues and bindings the worker relies on, by name.
 ///
 /// Declared idempotently at every (re)connection and printed by `responder topology`. Every name is configurable;
@@ -8,7 +10,7 @@ public struct Topology: Sendable, Hashable, Codable {
     /// The worker's quorum queue, bound to ``inputExchange`` with `#`.
     public var inputQueue = "responder.responses"
     /// Where action-set updates go (topic, routing key = category identifier).
-    public var outputExchange = "notifications.action-updates"
+    public var outputExchange = ResponsePipeline.defaultOutputExchange
     /// A durable queue bound to ``outputExchange`` with `#`, so updates wait for the push sender.
     public var outputQueue = "responder.action-updates"
     /// Where refused and failed inputs go, with headers saying why.

@@ -10,11 +10,12 @@ import Testing
 
     private func output(
         of event: NotificationResponseEvent, headers: [String: JSONValue] = [:],
-        configuration: PipelineConfiguration = PipelineConfiguration()
+        configuration: PipelineConfiguration = PipelineConfiguration(),
+        outputExchange: String = ResponsePipeline.defaultOutputExchange
     ) async throws -> OutboundMessage {
         let pipeline = ResponsePipeline(
             registry: try Fixtures.registry(extension: handler), store: InMemoryStateStore(),
-            configuration: configuration, logger: .quiet)
+            configuration: configuration, outputExchange: outputExchange, logger: .quiet)
         let outcome = await pipeline.process(Events.message(event, headers: headers))
         #expect(outcome.outputs.count == 1)
         return try #require(outcome.outputs.first)
@@ -67,10 +68,10 @@ import Testing
 
     @Test func exchangeSourceAndAppIDAreConfigurable() async throws {
         var configuration = PipelineConfiguration()
-        configuration.outputExchange = "custom.updates"
         configuration.source = "urn:test"
         configuration.appID = "tester"
-        let message = try await output(of: Events.response(id: "e1"), configuration: configuration)
+        let message = try await output(
+            of: Events.response(id: "e1"), configuration: configuration, outputExchange: "custom.updates")
         #expect(message.exchange == "custom.updates")
         #expect(try message.update.source == "urn:test")
         #expect(message.properties.appId == "tester")

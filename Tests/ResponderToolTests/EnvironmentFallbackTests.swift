@@ -1,37 +1,33 @@
 import AMQP
-import ArgumentParser
 import Foundation
 import ResponderWorker
 import Testing
 import WorkerHarness
 
-@testable import ResponderTool
+@testable import ResponderCommands
 
 /// Every setting of every command: the flag when given, else the environment variable, else the default; the
 /// broker URL also from a mounted secret file.
 @Suite struct EnvironmentFallbackTests {
     @Test func aFlagWinsOverTheEnvironmentWhichWinsOverTheDefault() throws {
         let environment = EnvironmentFallback(environment: ["RESPONDER_PREFETCH": "50"])
-        #expect(try environment.resolve(UInt16(10), "RESPONDER_PREFETCH", default: 200) == 10)
-        #expect(try environment.resolve(nil as UInt16?, "RESPONDER_PREFETCH", default: 200) == 50)
-        #expect(try EnvironmentFallback(environment: [:]).resolve(nil as UInt16?, "RESPONDER_PREFETCH", default: 200) == 200)
-        #expect(environment.resolve("flag", "RESPONDER_PREFETCH") == "flag")
-        #expect(environment.resolve(nil, "RESPONDER_PREFETCH") == "50")
-        #expect(environment.resolve(nil, "RESPONDER_CATEGORIES") == nil)
+        #expect(try Settings.prefetch.resolve("10", environment) == 10)
+        #expect(try Settings.prefetch.resolve(nil, environment) == 50)
+        #expect(try Settings.prefetch.resolve(nil, EnvironmentFallback(environment: [:])) == 200)
+        #expect(try Settings.workerID.resolveOptional("flag", environment) == "flag")
+        #expect(try Settings.categories.resolveOptional(nil, environment) == nil)
     }
 
     @Test func anEmptyVariableCountsAsUnset() throws {
         let environment = EnvironmentFallback(environment: ["RESPONDER_CONCURRENCY": "", "RESPONDER_STATE": ""])
-        #expect(try environment.resolve(nil as Int?, "RESPONDER_CONCURRENCY", default: 64) == 64)
-        #expect(environment.resolve(nil, "RESPONDER_STATE") == nil)
+        #expect(try Settings.concurrency.resolve(nil, environment) == 64)
+        #expect(try Settings.state.resolveOptional(nil, environment) == nil)
     }
 
     @Test func aVariableThatDoesNotParseIsAnErrorNamingIt() {
         let environment = EnvironmentFallback(environment: ["RESPONDER_CONCURRENCY": "many"])
-        #expect {
-            try environment.resolve(nil as Int?, "RESPONDER_CONCURRENCY", default: 64)
-        } throws: { error in
-            "\(error)".contains("RESPONDER_CONCURRENCY=many")
+        #expect(throws: SettingError("RESPONDER_CONCURRENCY=many: must be a whole number from 1 to 10000")) {
+            try Settings.concurrency.resolve(nil, environment)
         }
     }
 
@@ -47,7 +43,7 @@ import WorkerHarness
         #expect(try everything.brokerURL(nil) == "amqp://app:from-env@broker:5672/%2F")
         let fileOnly = EnvironmentFallback(environment: ["RESPONDER_AMQP_URL_FILE": secret.path])
         #expect(try fileOnly.brokerURL(nil) == "amqp://app:from-file@broker:5672/%2F", "trimmed of its line break")
-        #expect(try EnvironmentFallback(environment: [:]).brokerURL(nil) == BrokerOptions.defaultURL)
+        #expect(try EnvironmentFallback(environment: [:]).brokerURL(nil) == "amqp://guest:guest@127.0.0.1:5672/%2F")
     }
 
     @Test func anUnreadableSecretFileIsAnErrorNamingThePath() {
@@ -76,14 +72,14 @@ import WorkerHarness
 
     @Test(arguments: ["0", "1,-2", "1.5", "soon", "1,,2", "5,"])
     func retryDelaysMustBePositiveWholeSeconds(delays: String) {
-        #expect(throws: ValidationError.self) {
+        #expect(throws: SettingError.self) {
             try TopologyOptions.parse(["--retry-delays", delays]).topology(EnvironmentFallback(environment: [:]))
         }
     }
 
     @Test(arguments: [["--notification-retention-days", "0"], ["--inbox-retention-hours", "0"]])
     func retentionPeriodsMustBePositive(arguments: [String]) {
-        #expect(throws: ValidationError.self) {
+        #expect(throws: SettingError.self) {
             try HandlerOptions.parse(arguments + ["--state", ":memory:"]).openStore(EnvironmentFallback(environment: [:]))
         }
     }
@@ -101,20 +97,38 @@ import WorkerHarness
         #expect(flagged.heartbeat == .seconds(3))
     }
 
-    @Test func tlsFilesNeedAnAMQPSURL() {
-        let environment = EnvironmentFallback(environment: ["RESPONDER_AMQP_CA_FILE": "/etc/ca.pem"])
-        #expect(throws: ValidationError.self) { try BrokerOptions.parse([]).configuration(environment) }
+    @Test func tlsFilesNeedAnAMQPSURL() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ca = try Self.file("ca.pem", in: folder)
+        let environment = EnvironmentFallback(environment: ["RESPONDER_AMQP_CA_FILE": ca])
+        #expect(throws: SettingError("TLS files are given but the broker URL is not amqps://")) {
+            try BrokerOptions.parse([]).configuration(environment)
+        }
     }
 
     @Test func tlsFilesApplyToAnAMQPSURL() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (ca, cert, key) = (
+            try Self.file("ca.pem", in: folder), try Self.file("client.pem", in: folder),
+            try Self.file("client.key", in: folder)
+        )
         let environment = EnvironmentFallback(environment: [
-            "RESPONDER_AMQP_URL": "amqps://app:pw@broker:5671/%2F", "RESPONDER_AMQP_CA_FILE": "/etc/ca.pem",
+            "RESPONDER_AMQP_URL": "amqps://app:pw@broker:5671/%2F", "RESPONDER_AMQP_CA_FILE": ca,
         ])
-        let configuration = try BrokerOptions.parse(["--cert-file", "/etc/client.pem", "--key-file", "/etc/client.key"])
+        let configuration = try BrokerOptions.parse(["--cert-file", cert, "--key-file", key])
             .configuration(environment)
-        #expect(configuration.tls?.caCertificatePath == "/etc/ca.pem")
-        #expect(configuration.tls?.clientCertificatePath == "/etc/client.pem")
-        #expect(configuration.tls?.clientKeyPath == "/etc/client.key")
+        #expect(configuration.tls?.caCertificatePath == ca)
+        #expect(configuration.tls?.clientCertificatePath == cert)
+        #expect(configuration.tls?.clientKeyPath == key)
+    }
+
+    /// An empty file named `name` in `folder`, by path.
+    static func file(_ name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data().write(to: url)
+        return url.path
     }
 
     @Test func theStateFileFollowsTheSameOrder() throws {

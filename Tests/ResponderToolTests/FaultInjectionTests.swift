@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ResponderTool
+@testable import ResponderCommands
 
 /// RESPONDER_FAULT is read strictly: a typo must fail `responder run` at start, not leave a crash test running
 /// a worker that never crashes.

@@ -5,7 +5,7 @@ import NotificationEvents
 /// leaves them: loaded from a categories file or registered in code.
 ///
 /// A category's actions are the initial action set of each notification of that category; its options decide,
-/// among other things, whether a dismiss reaches the app (``NotificationCategory/Option/customDismissAction``).
+/// among other things, whether a dismiss reaches the app (`NotificationCategory.Option.customDismissAction`).
 public struct CategoryRegistry: Sendable, Hashable {
     private var byIdentifier: [String: NotificationCategory]
 

@@ -5,7 +5,7 @@ import NotificationEvents
 ///
 /// It may read the notification's current actions and replace them through its ``ExtensionContext``, and it
 /// keeps a ``State`` of its own per notification, which survives restarts when the state store does.
-/// It answers each response with a ``ResponseOption``; ``ResponseOption/dismissAndForwardAction`` also hands
+/// It answers each response with a `ResponseOption`; `ResponseOption.dismissAndForwardAction` also hands
 /// the response to the app tier (``UserNotificationCenterDelegate``).
 ///
 /// A handler may run more than once for the same response (after a crash before its result was committed,

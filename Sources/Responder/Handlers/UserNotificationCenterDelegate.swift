@@ -4,8 +4,8 @@ import NotificationEvents
 /// The app tier, as `UNUserNotificationCenterDelegate.userNotificationCenter(_:didReceive:withCompletionHandler:)`.
 ///
 /// It receives default actions, dismiss actions (only of categories registered with
-/// ``NotificationCategory/Option/customDismissAction``), custom actions of categories that have no extension,
-/// and custom actions an extension forwarded with ``ResponseOption/dismissAndForwardAction``.
+/// `NotificationCategory.Option.customDismissAction`), custom actions of categories that have no extension,
+/// and custom actions an extension forwarded with `ResponseOption.dismissAndForwardAction`.
 ///
 /// Like an extension it may run more than once for the same response; keep its side effects idempotent.
 public protocol UserNotificationCenterDelegate: Sendable {
@@ -20,7 +20,7 @@ public struct DelegateContext: Sendable {
     public var eventID: String { log.eventID }
     /// The notification's request identifier.
     public var requestIdentifier: String { log.requestIdentifier }
-    /// Whether an extension forwarded this response with ``ResponseOption/dismissAndForwardAction``.
+    /// Whether an extension forwarded this response with `ResponseOption.dismissAndForwardAction`.
     public let isForwarded: Bool
     /// A logger carrying the event id, request identifier, category and action as metadata; made on each read
     /// (so a handler that does not log pays nothing for it): keep a copy to log many lines.

@@ -9,9 +9,11 @@ extension PipelineConfiguration {
     ///
     /// Everything in it derives from the input, never from the clock: the same input always yields the same
     /// bytes, which is what makes replay deterministic and lets consumers deduplicate on the message id.
-    /// `version` is the notification's version once the input is committed.
+    /// `version` is the notification's version once the input is committed; `exchange` is the pipeline's output
+    /// exchange.
     func actionSetUpdate(
-        causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction], version: Int64
+        causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction], version: Int64,
+        to exchange: String
     ) -> OutboundMessage {
         let response = input.event.data
         let category = response.notification.request.content.categoryIdentifier
@@ -28,6 +30,6 @@ extension PipelineConfiguration {
             type: EventType.actionSetUpdated, appId: appID, timestamp: Int64(time.timeIntervalSince1970.rounded(.down)),
             deliveryMode: .persistent, headers: headers)
         return OutboundMessage(
-            exchange: outputExchange, routingKey: category, body: EventCodec.encode(event), properties: properties)
+            exchange: exchange, routingKey: category, body: EventCodec.encode(event), properties: properties)
     }
 }

@@ -1,7 +1,5 @@
 /// The settings of a ``ResponsePipeline``; the defaults are the documented ones.
 public struct PipelineConfiguration: Sendable {
-    /// The exchange action-set updates are published to; their routing key is the category identifier.
-    public var outputExchange = "notifications.action-updates"
     /// The CloudEvents `source` of the updates.
     public var source = "/responder"
     /// The `app-id` property of the updates.

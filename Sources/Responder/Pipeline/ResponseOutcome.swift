@@ -7,7 +7,7 @@ public enum ResponseOutcome: Sendable {
     /// The input can never be handled: dead-letter it with `reason` and the readable `detail`.
     case deadLetter(reason: DeadLetterReason, detail: String)
     /// A handler or the state store failed; nothing was committed. Retry later when `retryable`, else
-    /// dead-letter with ``DeadLetterReason/handlerFailed``. The error's description never contains `userText`
+    /// dead-letter with `DeadLetterReason.handlerFailed`. The error's description never contains `userText`
     /// unless a handler put it there.
     case failed(any Error, retryable: Bool)
     /// The state store cannot serve now (``StateStoreUnavailable``): nothing was committed, and the input is not at

@@ -37,7 +37,7 @@ extension ResponsePipeline {
                 outputs.append(
                     configuration.actionSetUpdate(
                         causedBy: input, responseOption: result.responseOption, actions: actions,
-                        version: record.version + 1))
+                        version: record.version + 1, to: outputExchange))
             }
             if result.responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {

@@ -16,10 +16,16 @@ public struct ResponsePipeline: Sendable {
     public let store: any StateStore
     /// The pipeline's settings.
     public let configuration: PipelineConfiguration
+    /// The exchange action-set updates are addressed to; their routing key is the category identifier. A broker
+    /// worker takes it from its topology (``defaultOutputExchange`` is the topology's default).
+    public let outputExchange: String
     private let logger: Logger
     let metrics = PipelineMetrics()
 
-    /// A pipeline routing to `registry` and keeping state in `store`.
+    /// The output exchange of the default topology.
+    public static let defaultOutputExchange = "notifications.action-updates"
+
+    /// A pipeline routing to `registry`, keeping state in `store` and addressing updates to `outputExchange`.
     ///
     /// `logger` receives one structured line per input (event id, request identifier, category, action,
     /// outcome: debug when handled, warning or error when refused or failed) and is handed on to handlers; it
@@ -27,11 +33,13 @@ public struct ResponsePipeline: Sendable {
     public init(
         registry: HandlerRegistry, store: any StateStore,
         configuration: PipelineConfiguration = PipelineConfiguration(),
+        outputExchange: String = ResponsePipeline.defaultOutputExchange,
         logger: Logger = Logger(label: "responder.pipeline")
     ) {
         self.registry = registry
         self.store = store
         self.configuration = configuration
+        self.outputExchange = outputExchange
         self.logger = logger
     }
 

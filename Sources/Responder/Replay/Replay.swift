@@ -22,6 +22,7 @@ public struct Replay: Sendable {
     /// Replays the JSON Lines fixture at `url`.
     ///
     /// - Parameters:
+    ///   - url: the fixture file.
     ///   - onOutput: receives each output as one fixture line (stable JSON, no line break), in input order.
     ///   - onProblem: receives each line that was dead-lettered or failed, in input order.
     ///   - onProgress: receives the summary so far after each line.

@@ -10,7 +10,7 @@ public actor InMemoryStateStore: StateStore {
     /// An empty store that remembers processed events for `inboxRetention` (default 7 days) and unchanged
     /// notifications for `notificationRetention` (default 30 days).
     public init(
-        inboxRetention: Duration = .seconds(7 * 24 * 3600), notificationRetention: Duration = .seconds(30 * 24 * 3600)
+        inboxRetention: Duration = StateRetention.inbox, notificationRetention: Duration = StateRetention.notifications
     ) {
         self.inboxRetention = inboxRetention
         self.notificationRetention = notificationRetention

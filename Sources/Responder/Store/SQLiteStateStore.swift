@@ -6,7 +6,7 @@ import NotificationEvents
 ///
 /// Writes are IMMEDIATE transactions, so writers of different processes take turns; a writer waits up to the
 /// busy timeout for another instead of failing. Commits that arrive while a transaction is being written share
-/// the next one (``SQLiteGroupCommit``); each event is still atomic, and its result is given only once its
+/// the next one (`SQLiteGroupCommit`); each event is still atomic, and its result is given only once its
 /// transaction has committed. Outputs are stored with their exact bytes.
 ///
 /// Durability: WAL with `synchronous = NORMAL` (GRDB's setting for WAL). A committed event survives a crash of
@@ -21,14 +21,15 @@ public final class SQLiteStateStore: StateStore {
     /// Opens (creating if needed) the store at `path`.
     ///
     /// - Parameters:
-    ///   - inboxRetention: how long processed event ids are remembered (default 7 days).
-    ///   - notificationRetention: how long a notification nothing changes is kept (default 30 days).
+    ///   - path: the database file; several processes may share it.
+    ///   - inboxRetention: how long processed event ids are remembered (default ``StateRetention/inbox``).
+    ///   - notificationRetention: how long a notification nothing changes is kept (default ``StateRetention/notifications``).
     ///   - busyTimeout: how long a write waits for another process's write (default 5 s).
     ///   - maximumSize: the most bytes the file may grow to (SQLite's `max_page_count`), or nil for no limit. A write
     ///     that needs more fails like a full disk (``StateStoreUnavailable``) until pruning frees room.
     public init(
-        path: String, inboxRetention: Duration = .seconds(7 * 24 * 3600),
-        notificationRetention: Duration = .seconds(30 * 24 * 3600), busyTimeout: Duration = .seconds(5),
+        path: String, inboxRetention: Duration = StateRetention.inbox,
+        notificationRetention: Duration = StateRetention.notifications, busyTimeout: Duration = .seconds(5),
         maximumSize: Int? = nil
     ) throws {
         var configuration = Configuration()

@@ -2,19 +2,20 @@ import AMQP
 import Logging
 import Responder
 import ResponderWorker
-import ServiceLifecycle
 import WorkerHarness
 
-/// A ``ResponderService`` running in the test process with handlers of the test's own, on the test broker, until
-/// ``stop()`` shuts it down gracefully.
+/// A ``Worker`` running in the test process with handlers of the test's own, on the test broker, until ``stop()``
+/// shuts it down gracefully.
 ///
-/// Nothing is bootstrapped: the logging and metrics systems are process-wide, so the service logs through a
-/// logger that drops everything and its metrics go to swift-metrics' no-op backend.
+/// Nothing is bootstrapped: the logging and metrics systems are process-wide, so the worker logs through a
+/// logger that drops everything and its metrics go to swift-metrics' no-op backend. It serves no HTTP port and
+/// leaves the test process's signals alone.
 final class InProcessWorker: Sendable {
     let workerID: String
-    let readiness = Readiness()
-    private let group: ServiceGroup
+    private let worker: Worker
     private let running: Task<Void, any Error>
+
+    var readiness: Readiness { worker.readiness }
 
     /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`.
     init(
@@ -28,25 +29,21 @@ final class InProcessWorker: Sendable {
         configuration.workerID = workerID
         configuration.broker.connectionName = "responder \(workerID)"
         configuration.storeRetryBackoff = storeRetryBackoff
-        var pipelineConfiguration = PipelineConfiguration()
-        pipelineConfiguration.outputExchange = topology.topology.outputExchange
-        let pipeline = ResponsePipeline(
-            registry: registry, store: store, configuration: pipelineConfiguration, logger: logger)
-        let service = ResponderService(
-            configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [service], logger: logger))
-        self.group = group
-        running = Task { try await group.run() }
+        configuration.observability = nil
+        configuration.handlesSignals = false
+        let worker = Worker(registry: registry, store: store, configuration: configuration, logger: logger)
+        self.worker = worker
+        running = Task { try await worker.run() }
     }
 
-    /// Waits until the service consumes.
+    /// Waits until the worker consumes.
     func waitUntilReady() async throws {
-        try await waitFor("the in-process worker to consume") { self.readiness.isReady }
+        try await waitFor("the in-process worker to consume") { self.worker.readiness.isReady }
     }
 
-    /// Shuts the service down gracefully and waits for it; rethrows what the service threw.
+    /// Shuts the worker down gracefully and waits for it; rethrows what the worker threw.
     func stop() async throws {
-        await group.triggerGracefulShutdown()
+        await worker.shutDown()
         try await running.value
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import NotificationEvents
 import ResponderWorker
 
-/// `responder watch`: prints action-set updates as they are published, one line a person reads at a glance.
+/// `watch`: prints action-set updates as they are published, one line a person reads at a glance.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
@@ -18,16 +18,14 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Broker") var broker: BrokerOptions
 
-    @Option(help: "Stop after this many updates (default: until interrupted).")
-    var limit: Int?
-
-    @Option(help: "The exchange to watch. (env: RESPONDER_OUTPUT_EXCHANGE; default: notifications.action-updates)")
-    var exchange: String?
+    @Option(name: Settings.limit.name, help: Settings.limit.help) var limit: String?
+    @Option(name: Settings.watchedExchange.name, help: Settings.watchedExchange.help) var exchange: String?
 
     func run() async throws {
         let logger = bootstrapLogging(level: .warning)
         let environment = EnvironmentFallback()
-        let source = try environment.resolve(exchange, "RESPONDER_OUTPUT_EXCHANGE", default: Topology().outputExchange)
+        let limit = try Settings.limit.resolveOptional(self.limit, environment)
+        let source = try Settings.watchedExchange.resolve(exchange, environment)
         let connection = try await broker.connect(environment, name: "watch", logger: logger)
         let channel = try await connection.openChannel()
         let tap = try await TapQueue.open(on: channel, exchange: source, routingKey: "#")

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Responder
 
-/// `responder replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
+/// `replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
@@ -12,7 +12,7 @@ struct ReplayCommand: AsyncParsableCommand {
             Each line of FIXTURE (JSON Lines, one recorded delivery per line) goes through the same pipeline the \
             worker runs; the action-set updates it produces are written as fixture lines, in input order. Lines \
             that cannot be handled are reported on stderr with their line number and counted as dead-lettered. \
-            The RedGreen sample's categories and handlers are registered. A summary ends the run on stderr. \
+            The program's categories and handlers are registered. A summary ends the run on stderr. \
             The exit status is 1 when --expect finds a difference.
             """)
 
@@ -24,18 +24,18 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Where the outputs go (default: stdout).")
     var out: String?
 
-    @Option(help: "A golden file to compare the outputs with: exit status 1 and a diff on any difference.")
-    var expect: String?
-
-    @Option(help: "The least severe log level shown on stderr; debug shows each handled response.")
-    var logLevel: Logger.Level = .error
+    @Option(name: Settings.expect.name, help: Settings.expect.help) var expect: String?
+    @Option(name: Settings.replayLogLevel.name, help: Settings.replayLogLevel.help) var logLevel: String?
 
     func run() async throws {
-        _ = bootstrapLogging(level: logLevel)
         let environment = EnvironmentFallback()
+        _ = bootstrapLogging(level: try Settings.replayLogLevel.resolve(logLevel, environment))
+        try ReadableFile.check(fixture, as: "FIXTURE")
+        let expect = try Settings.expect.resolveOptional(self.expect, environment)
+        let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
         let store = try handlers.openStore(environment)
         defer { try? (store as? SQLiteStateStore)?.close() }
-        let pipeline = ResponsePipeline(registry: try handlers.makeRegistry(environment), store: store)
+        let pipeline = ResponsePipeline(registry: registry, store: store)
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()
@@ -64,5 +64,3 @@ struct ReplayCommand: AsyncParsableCommand {
         standardError("replay: the outputs match \(path)")
     }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ResponderWorker
 
-/// `responder topology`: prints what `responder run` declares.
+/// `topology`: prints what `run` declares.
 struct TopologyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "topology",

@@ -4,7 +4,7 @@ import Foundation
 import NotificationEvents
 import ResponderWorker
 
-/// `responder redrive`: moves dead-lettered messages back to the input, each confirmed there before it leaves the
+/// `redrive`: moves dead-lettered messages back to the input, each confirmed there before it leaves the
 /// dead-letter queue.
 struct RedriveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

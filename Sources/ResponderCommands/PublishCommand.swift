@@ -5,7 +5,7 @@ import NotificationEvents
 import Responder
 import ResponderWorker
 
-/// `responder publish`: feeds a broker from a fixture, with publisher confirms.
+/// `publish`: feeds a broker from a fixture, with publisher confirms.
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
@@ -22,28 +22,28 @@ struct PublishCommand: AsyncParsableCommand {
     @Argument(help: "The fixture to publish (JSON Lines).", completion: .file(extensions: ["jsonl"]))
     var fixture: String
 
-    @Option(help: "Messages per second at most (default: as fast as confirms allow).")
-    var rate: Double?
-
-    @Option(help: "How many times to publish the fixture.")
-    var `repeat` = 1
-
-    @Option(help: "Publishes awaiting their confirm at once.")
-    var window = 1000
+    @Option(name: Settings.rate.name, help: Settings.rate.help) var rate: String?
+    @Option(name: Settings.repeatCount.name, help: Settings.repeatCount.help) var `repeat`: String?
+    @Option(name: Settings.window.name, help: Settings.window.help) var window: String?
 
     func run() async throws {
         let logger = bootstrapLogging(level: .warning)
+        let environment = EnvironmentFallback()
+        let rate = try Settings.rate.resolveOptional(self.rate, environment)
+        let passes = try Settings.repeatCount.resolve(`repeat`, environment)
+        let window = try Settings.window.resolve(self.window, environment)
+        try ReadableFile.check(fixture, as: "FIXTURE")
         let url = URL(fileURLWithPath: fixture)
         let linesPerPass = try FixtureLines.count(url)
-        let connection = try await broker.connect(EnvironmentFallback(), name: "publish", logger: logger)
+        let connection = try await broker.connect(environment, name: "publish", logger: logger)
         let channel = try await connection.openChannel()
         try await channel.enablePublisherConfirms()
-        let progress = PublishProgress(total: linesPerPass * max(`repeat`, 1))
+        let progress = PublishProgress(total: linesPerPass * passes)
         var pending: [PublishConfirmation] = []
         pending.reserveCapacity(window)
         let start = ContinuousClock.now
         var sent = 0
-        for pass in 0..<max(`repeat`, 1) {
+        for pass in 0..<passes {
             var reader = try FixtureReader(url: url)
             while let bytes = try reader.nextLine() {
                 guard !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
@@ -66,7 +66,7 @@ struct PublishCommand: AsyncParsableCommand {
                     pending.removeAll(keepingCapacity: true)
                     progress.show(sent)
                 }
-                if let rate, rate > 0 {
+                if let rate {
                     let due = start + .seconds(Double(sent) / rate)
                     if due > .now { try await Task.sleep(until: due) }
                 }

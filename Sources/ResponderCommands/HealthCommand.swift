@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// `responder health`: asks a running worker whether it is ready, for container health checks, which can only run
+/// `health`: asks a running worker whether it is ready, for container health checks, which can only run
 /// a command (the runtime image has no HTTP client of its own).
 struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,17 +16,17 @@ struct HealthCommand: AsyncParsableCommand {
             HEALTHCHECK and docker-compose.yml run it.
             """)
 
-    @Option(help: "The worker's metrics port. (env: RESPONDER_METRICS_PORT; default: 9090)")
-    var port: Int?
+    @Option(name: Settings.healthPort.name, help: Settings.healthPort.help) var port: String?
 
-    @Option(help: "The worker's address.")
-    var host = "127.0.0.1"
+    @Option(name: Settings.healthHost.name, help: Settings.healthHost.help) var host: String?
 
-    @Option(help: "Seconds to wait for the answer.")
-    var timeout: Double = 3
+    @Option(name: Settings.healthTimeout.name, help: Settings.healthTimeout.help) var timeout: String?
 
     func run() async throws {
-        let port = try EnvironmentFallback().resolve(port, "RESPONDER_METRICS_PORT", default: 9090)
+        let environment = EnvironmentFallback()
+        let port = try Settings.healthPort.resolve(self.port, environment)
+        let timeout = try Settings.healthTimeout.resolve(self.timeout, environment)
+        let host = try Settings.healthHost.resolve(self.host, environment)
         guard let url = URL(string: "http://\(host):\(port)/health/ready") else {
             throw ValidationError("\(host):\(port) is not an address")
         }

@@ -5,7 +5,7 @@ import NotificationEvents
 import Responder
 import ResponderWorker
 
-/// `responder record`: records what arrives at an exchange as fixture lines, through a tap queue of its own.
+/// `record`: records what arrives at an exchange as fixture lines, through a tap queue of its own.
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
@@ -20,11 +20,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "Where the fixture lines go; - for stdout.")
     var out: String
 
-    @Option(help: "Stop after this many messages (default: until interrupted).")
-    var limit: Int?
-
-    @Option(help: "The exchange to tap. (env: RESPONDER_INPUT_EXCHANGE; default: notifications.responses)")
-    var exchange: String?
+    @Option(name: Settings.limit.name, help: Settings.limit.help) var limit: String?
+    @Option(name: Settings.recordedExchange.name, help: Settings.recordedExchange.help) var exchange: String?
 
     @Option(help: "The binding key of the tap queue.")
     var routingKey = "#"
@@ -32,7 +29,8 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = bootstrapLogging(level: .warning)
         let environment = EnvironmentFallback()
-        let source = try environment.resolve(exchange, "RESPONDER_INPUT_EXCHANGE", default: Topology().inputExchange)
+        let limit = try Settings.limit.resolveOptional(self.limit, environment)
+        let source = try Settings.recordedExchange.resolve(exchange, environment)
         let sink = try OutputSink(path: out == "-" ? nil : out, keepsLines: false)
         let connection = try await broker.connect(environment, name: "record", logger: logger)
         let channel = try await connection.openChannel()

@@ -1,0 +1,4 @@
+import ChatHandlers
+import ResponderCommands
+
+await ResponderCommandLine.main(registration: { try Chat.register(in: &$0) })

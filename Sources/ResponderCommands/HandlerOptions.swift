@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Responder
+
+/// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`.
+struct HandlerOptions: ParsableArguments {
+    @Option(
+        name: Settings.categories.name, help: Settings.categories.help, completion: .file(extensions: ["json"]))
+    var categories: String?
+
+    @Option(name: Settings.state.name, help: Settings.state.help) var state: String?
+
+    @Option(name: Settings.inboxRetentionHours.name, help: Settings.inboxRetentionHours.help)
+    var inboxRetentionHours: String?
+
+    @Option(name: Settings.notificationRetentionDays.name, help: Settings.notificationRetentionDays.help)
+    var notificationRetentionDays: String?
+
+    @Option(name: Settings.maxStateSize.name, help: Settings.maxStateSize.help) var maxStateSize: String?
+
+    /// The program's handlers, with the categories of `--categories` when given.
+    func makeRegistry(_ environment: EnvironmentFallback, registration: Registration) throws -> HandlerRegistry {
+        var registry = HandlerRegistry()
+        try registration(&registry)
+        if let path = try Settings.categories.resolveOptional(categories, environment) {
+            do {
+                registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw SettingError("\(error)")
+            }
+        }
+        return registry
+    }
+
+    /// The state store `--state` names.
+    func openStore(_ environment: EnvironmentFallback) throws -> any StateStore {
+        let path = try Settings.state.resolve(state, environment)
+        let inbox = Duration.seconds(try Settings.inboxRetentionHours.resolve(inboxRetentionHours, environment) * 3600)
+        let notifications = Duration.seconds(
+            try Settings.notificationRetentionDays.resolve(notificationRetentionDays, environment) * 86_400)
+        let maximumSize = try Settings.maxStateSize.resolve(maxStateSize, environment)
+        if path == ":memory:" {
+            return InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
+        }
+        do {
+            return try SQLiteStateStore(
+                path: path, inboxRetention: inbox, notificationRetention: notifications,
+                maximumSize: maximumSize == 0 ? nil : maximumSize)
+        } catch {
+            throw SettingError("cannot open the state file \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import AMQP
+import Logging
+import Responder
+import ResponderWorker
+
+/// Every setting of every command, declared once; the defaults come from the libraries' own configuration types.
+enum Settings {
+    private static let worker = WorkerConfiguration()
+    private static let topology = Topology()
+    private static let observability = ObservabilityAddress()
+    /// The largest message RabbitMQ accepts at all (its `max_message_size` ceiling, 512 MiB).
+    private static let largestBrokerMessage = 512 * 1024 * 1024
+    /// A retry delay becomes the retry queue's `x-message-ttl` in milliseconds, which RabbitMQ holds in 32 bits.
+    private static let longestRetryDelay = Int(UInt32.max / 1000)
+
+    // MARK: Broker
+
+    static let amqpURL = Setting<String>.text(
+        "amqp-url", "RESPONDER_AMQP_URL", default: "amqp://guest:guest@127.0.0.1:5672/%2F",
+        "Broker URL, amqp:// or amqps://; RESPONDER_AMQP_URL_FILE may name a file that holds it instead (a mounted secret).")
+    /// The variable naming a file that holds the broker URL, read when neither the flag nor the URL variable is set.
+    static let amqpURLFileVariable = "RESPONDER_AMQP_URL_FILE"
+    static let caFile = Setting<String>.readableFile(
+        "ca-file", "RESPONDER_AMQP_CA_FILE", defaultDescription: TLSConfiguration.systemCABundlePath,
+        "TLS: CA certificate file for amqps://.")
+    static let certFile = Setting<String>.readableFile(
+        "cert-file", "RESPONDER_AMQP_CERT_FILE", defaultDescription: "none", "TLS: client certificate file (PEM).")
+    static let keyFile = Setting<String>.readableFile(
+        "key-file", "RESPONDER_AMQP_KEY_FILE", defaultDescription: "none", "TLS: client private key file (PEM).")
+    static let heartbeat = Setting<Int>.wholeNumber(
+        "heartbeat", "RESPONDER_HEARTBEAT", default: Int(AMQPConfiguration().heartbeat.components.seconds),
+        in: 1...Int(UInt16.max), "Heartbeat interval in seconds.")
+
+    // MARK: Topology
+
+    static let inputExchange = Setting<String>.brokerName(
+        "input-exchange", "RESPONDER_INPUT_EXCHANGE", default: topology.inputExchange, "Input exchange (topic).")
+    static let inputQueue = Setting<String>.brokerName(
+        "input-queue", "RESPONDER_INPUT_QUEUE", default: topology.inputQueue, "Input quorum queue.")
+    static let outputExchange = Setting<String>.brokerName(
+        "output-exchange", "RESPONDER_OUTPUT_EXCHANGE", default: topology.outputExchange, "Output exchange (topic).")
+    static let outputQueue = Setting<String>.brokerName(
+        "output-queue", "RESPONDER_OUTPUT_QUEUE", default: topology.outputQueue, "Output queue.")
+    static let deadLetterExchange = Setting<String>.brokerName(
+        "dead-letter-exchange", "RESPONDER_DEAD_LETTER_EXCHANGE", default: topology.deadLetterExchange,
+        "Dead-letter exchange.")
+    static let deadLetterQueue = Setting<String>.brokerName(
+        "dead-letter-queue", "RESPONDER_DEAD_LETTER_QUEUE", default: topology.deadLetterQueue, "Dead-letter queue.")
+    static let retryDelays = Setting<[Int]>.wholeNumbers(
+        "retry-delays", "RESPONDER_RETRY_DELAYS", default: topology.retryDelays, in: 1...longestRetryDelay,
+        "Retry delays in seconds, one retry queue each.")
+    static let deliveryLimit = Setting<Int>.wholeNumber(
+        "delivery-limit", "RESPONDER_DELIVERY_LIMIT", default: topology.deliveryLimit, in: 1...Int(Int32.max),
+        "Deliveries of one input before the broker dead-letters it.")
+
+    // MARK: Handlers and state
+
+    static let categories = Setting<String>.readableFile(
+        "categories", "RESPONDER_CATEGORIES", defaultDescription: "the registered ones",
+        "A categories file (Schemas/notification-categories.v1) registered instead of the built-in categories; the handlers stay.")
+    static let state = Setting<String>.text(
+        "state", "RESPONDER_STATE", default: "responder-state.sqlite",
+        defaultDescription: "responder-state.sqlite in the working directory",
+        "The SQLite state file, created if missing and shareable by several processes, or :memory: for state that lasts one run.")
+    static let inboxRetentionHours = Setting<Int>.wholeNumber(
+        "inbox-retention-hours", "RESPONDER_INBOX_RETENTION_HOURS",
+        default: Int(StateRetention.inbox.components.seconds / 3600), in: 1...876_000,
+        "Hours a processed event id is remembered for deduplication.")
+    static let notificationRetentionDays = Setting<Int>.wholeNumber(
+        "notification-retention-days", "RESPONDER_NOTIFICATION_RETENTION_DAYS",
+        default: Int(StateRetention.notifications.components.seconds / 86_400), in: 1...36_500,
+        "Days a notification nothing changes is kept; a response after that starts it afresh from its category's actions, at version 1.")
+    static let maxStateSize = Setting<Int>.wholeNumber(
+        "max-state-size", "RESPONDER_MAX_STATE_SIZE", default: 0, in: 0...Int.max,
+        "The most bytes the SQLite state file may grow to; at the limit the worker pauses, as on a full disk, until pruning frees room; 0 for no limit.")
+
+    // MARK: The worker
+
+    static let prefetch = Setting<Int>.wholeNumber(
+        "prefetch", "RESPONDER_PREFETCH", default: Int(worker.prefetch), in: 1...Int(UInt16.max),
+        "Unacknowledged inputs the broker may hand over at once.")
+    static let concurrency = Setting<Int>.wholeNumber(
+        "concurrency", "RESPONDER_CONCURRENCY", default: worker.concurrency, in: 1...10_000,
+        "Notifications handled at once.")
+    static let maxBodySize = Setting<Int>.wholeNumber(
+        "max-body-size", "RESPONDER_MAX_BODY_SIZE", default: PipelineConfiguration().maxBodySize,
+        in: 1...largestBrokerMessage, "Largest input body accepted, in bytes; a larger one is dead-lettered.")
+    static let metricsPort = Setting<Int>.wholeNumber(
+        "metrics-port", "RESPONDER_METRICS_PORT", default: observability.port, in: 1...Int(UInt16.max),
+        "Port of /metrics, /health/live and /health/ready.")
+    static let metricsHost = Setting<String>.text(
+        "metrics-host", "RESPONDER_METRICS_HOST", default: observability.host,
+        "Address the metrics port listens on.")
+    static let gracePeriod = Setting<Int>.wholeNumber(
+        "grace-period", "RESPONDER_GRACE_PERIOD", default: Int(worker.gracePeriod.components.seconds), in: 1...3600,
+        "Seconds a graceful shutdown may take.")
+    static let workerID = Setting<String>.text(
+        "worker-id", "RESPONDER_WORKER_ID", default: nil, defaultDescription: "host-pid",
+        "This worker's id in dead-letter headers, logs and its connection names.")
+    static let logLevel = Setting<Logger.Level>.logLevel(
+        "log-level", "RESPONDER_LOG_LEVEL", default: .info, "The least severe log level written to stderr.")
+
+    /// What `responder run` reads, in the order of the README's configuration table.
+    static let run: [SettingDescription] = [
+        amqpURL.description, caFile.description, certFile.description, keyFile.description, heartbeat.description,
+        inputExchange.description, inputQueue.description, outputExchange.description, outputQueue.description,
+        deadLetterExchange.description, deadLetterQueue.description, retryDelays.description,
+        deliveryLimit.description, categories.description, state.description, inboxRetentionHours.description,
+        notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
+        maxBodySize.description, metricsPort.description, metricsHost.description, gracePeriod.description,
+        workerID.description, logLevel.description,
+    ]
+
+    // MARK: The tools
+
+    static let replayLogLevel = Setting<Logger.Level>.logLevel(
+        "log-level", nil, default: .error, "The least severe log level shown on stderr; debug shows each handled response.")
+    static let expect = Setting<String>.readableFile(
+        "expect", nil, defaultDescription: "none",
+        "A golden file to compare the outputs with: exit status 1 and a diff on any difference.")
+    static let rate = Setting<Double>.positiveNumber(
+        "rate", default: nil, defaultDescription: "as fast as confirms allow", upTo: 1_000_000,
+        "Messages per second at most.")
+    static let repeatCount = Setting<Int>.wholeNumber(
+        "repeat", default: 1, in: 1...1_000_000, "How many times to publish the fixture.")
+    static let window = Setting<Int>.wholeNumber(
+        "window", default: 1000, in: 1...100_000, "Publishes awaiting their confirm at once.")
+    static let limit = Setting<Int>.wholeNumber(
+        "limit", default: nil, defaultDescription: "until interrupted", in: 1...Int.max, "Stop after this many messages.")
+    static let recordedExchange = inputExchange.renamed("exchange", summary: "The exchange to tap.")
+    static let watchedExchange = outputExchange.renamed("exchange", summary: "The exchange to watch.")
+    static let healthPort = metricsPort.renamed("port", summary: "The worker's metrics port.")
+    static let healthHost = Setting<String>.text("host", default: "127.0.0.1", "The worker's address.")
+    static let healthTimeout = Setting<Double>.positiveNumber(
+        "timeout", default: 3, upTo: 3600, "Seconds to wait for the answer.")
+}

@@ -1,0 +1,80 @@
+import Logging
+import Prometheus
+import Responder
+import ServiceLifecycle
+import UnixSignals
+
+/// A running worker assembled from a handler registry, a state store and a configuration: the pipeline, the
+/// broker service, readiness, the metrics and health server, store pruning, and graceful shutdown on SIGTERM or
+/// SIGINT (a second signal exits at once).
+///
+/// ```swift
+/// var registry = HandlerRegistry()
+/// try Chat.register(in: &registry)
+/// let worker = Worker(
+///     registry: registry, store: try SQLiteStateStore(path: "chat-state.sqlite"),
+///     configuration: WorkerConfiguration(broker: try AMQPConfiguration(url: url)), logger: logger)
+/// try await worker.run()
+/// ```
+///
+/// The updates go to the topology's output exchange. The store is left open when ``run()`` returns: whoever
+/// opened it closes it.
+public final class Worker: Sendable {
+    /// Whether the worker can take work now; what `/health/ready` answers.
+    public let readiness = Readiness()
+    private let configuration: WorkerConfiguration
+    private let group: ServiceGroup
+    private let logger: Logger
+
+    /// A worker handling inputs with `registry`, keeping state in `store`, and serving `metrics` (the registry
+    /// the process's metrics system reports to) at ``WorkerConfiguration/observability``.
+    public init(
+        registry: HandlerRegistry, store: any StateStore, configuration: WorkerConfiguration,
+        pipeline: PipelineConfiguration = PipelineConfiguration(),
+        metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        let pipeline = ResponsePipeline(
+            registry: registry, store: store, configuration: pipeline,
+            outputExchange: configuration.topology.outputExchange, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(
+                service: ResponderService(
+                    configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger),
+                successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: StorePruning(store: store, logger: logger)),
+        ]
+        if let address = configuration.observability {
+            services.append(
+                .init(
+                    service: ObservabilityServer.application(
+                        host: address.host, port: address.port, registry: metrics, readiness: readiness,
+                        logger: logger)))
+        }
+        var group = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
+            logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.gracePeriod
+        self.group = ServiceGroup(configuration: group)
+    }
+
+    /// Runs until shut down (by a signal or ``shutDown()``) and the inputs in hand are finished, or until a
+    /// service fails; rethrows that failure.
+    public func run() async throws {
+        if configuration.handlesSignals { SecondSignal.exitAtOnce() }
+        logger.info(
+            "starting",
+            metadata: [
+                "broker": "\(configuration.broker)", "worker-id": "\(configuration.workerID)",
+                "prefetch": "\(configuration.prefetch)", "concurrency": "\(configuration.concurrency)",
+            ])
+        try await group.run()
+        logger.info("stopped")
+    }
+
+    /// Starts a graceful shutdown: stop consuming, finish the inputs in hand, wait for their confirms and acks.
+    public func shutDown() async {
+        await group.triggerGracefulShutdown()
+    }
+}
