@@ -16,6 +16,16 @@ final class Acknowledger: Sendable {
     }
 
     /// Acks `tag` (`accepted`) or nacks it back to the queue for redelivery.
+    /// Rejects without requeueing: the input queue's dead-letter exchange takes the message as the broker holds it.
+    func deadLetterThroughBroker(_ tag: UInt64) throws(AMQPError) {
+        try tracker.withLock { tracker throws(AMQPError) in
+            try channel.reject(deliveryTag: tag, requeue: false)
+            if let ackThrough = tracker.settled(tag, acked: false) {
+                try channel.ack(deliveryTag: ackThrough, multiple: true)
+            }
+        }
+    }
+
     func settle(_ tag: UInt64, accepted: Bool) throws(AMQPError) {
         // Under the lock, so acks leave in the order the tracker produced them.
         try tracker.withLock { tracker throws(AMQPError) in

@@ -23,3 +23,12 @@ struct Intake: Sendable {
     var delivery: AMQPDelivery
     var received: ContinuousClock.Instant
 }
+
+extension PublishLimits {
+    /// Why `publication` cannot be published, or `nil` when it can.
+    func problem(_ publication: Publication) -> String? {
+        problem(
+            exchange: publication.exchange, routingKey: publication.routingKey, properties: publication.properties,
+            bodySize: publication.body.count)
+    }
+}

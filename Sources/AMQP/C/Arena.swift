@@ -77,7 +77,7 @@ final class Arena {
             }
             field.value.array = amqp_array_t(num_entries: Int32(values.count), entries: entries)
         case .table(let nested): kind(AMQP_FIELD_KIND_TABLE); field.value.table = table(nested)
-        case .timestamp(let date): kind(AMQP_FIELD_KIND_TIMESTAMP); field.value.u64 = Self.seconds(date)
+        case .timestamp(let seconds): kind(AMQP_FIELD_KIND_TIMESTAMP); field.value.u64 = seconds
         case .void: kind(AMQP_FIELD_KIND_VOID)
         }
         return field
@@ -110,7 +110,7 @@ final class Arena {
         string(properties.expiration, AMQP_BASIC_EXPIRATION_FLAG, \.expiration)
         string(properties.messageID, AMQP_BASIC_MESSAGE_ID_FLAG, \.message_id)
         if let timestamp = properties.timestamp {
-            c.timestamp = Self.seconds(timestamp)
+            c.timestamp = timestamp
             flags |= amqp_flags_t(AMQP_BASIC_TIMESTAMP_FLAG)
         }
         string(properties.type, AMQP_BASIC_TYPE_FLAG, \.type)
@@ -125,10 +125,5 @@ final class Arena {
             fatalError("librabbitmq could not allocate \(MemoryLayout<T>.stride * count) bytes")
         }
         return memory.bindMemory(to: T.self, capacity: count)
-    }
-
-    /// AMQP timestamps are whole seconds since 1970; earlier dates become 0.
-    private static func seconds(_ date: Date) -> UInt64 {
-        UInt64(max(0, date.timeIntervalSince1970.rounded(.down)))
     }
 }
