@@ -155,6 +155,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderWorker",
                 "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
             ]

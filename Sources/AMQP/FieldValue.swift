@@ -2,7 +2,8 @@ import Foundation
 
 /// One value in an AMQP field table or array: message headers, queue and exchange arguments.
 ///
-/// Received values nest at most 64 tables or arrays deep: anything deeper arrives as ``void``.
+/// Received values nest at most 64 tables or arrays deep, the table that holds them counting as one: anything
+/// deeper arrives as ``void``.
 /// The cases are the types RabbitMQ and librabbitmq agree on. There is no unsigned 64-bit case: RabbitMQ rejects
 /// that type ('L'), so use ``int64(_:)``. Literals make tables easy to write:
 /// `["x-message-ttl": 60_000, "x-dead-letter-exchange": "dlx", "x-single-active-consumer": true]`
@@ -30,9 +31,11 @@ public enum FieldValue: Sendable, Hashable {
     case double(Double)
     /// A decimal ('D'): `value` divided by 10 to the power `scale`.
     case decimal(scale: UInt8, value: UInt32)
-    /// A UTF-8 string ('S'). A received long string that is not valid UTF-8 arrives as ``bytes(_:)`` instead, so
-    /// its bytes survive being published again.
+    /// A UTF-8 string ('S'). A received one that is not valid UTF-8 arrives as ``rawString(_:)``.
     case string(String)
+    /// A long string ('S') whose bytes are not valid UTF-8, as another client sent it: kept as bytes, so that the
+    /// same header published again neither changes nor grows (decoding would replace each bad byte with three).
+    case rawString([UInt8])
     /// Raw bytes ('x').
     case bytes([UInt8])
     /// An array of values ('A'), which may nest.

@@ -83,7 +83,7 @@ public struct PublishLimits: Sendable, Hashable {
         case .decimal: payload = 5
         case .void: payload = 0
         case .string(let string): payload = 4 + string.utf8.count
-        case .bytes(let bytes): payload = 4 + bytes.count
+        case .bytes(let bytes), .rawString(let bytes): payload = 4 + bytes.count
         case .table(let table):
             switch encodedSize(of: table) {
             case .success(let size): payload = size

@@ -45,7 +45,8 @@ extension BasicProperties {
 
 extension JSONValue {
     /// The JSON form of a header value: numbers stay numbers, bytes become base64, timestamps seconds since 1970.
-    /// JSON has no NaN or infinity: those floats become the strings `NaN`, `Infinity` and `-Infinity`.
+    /// JSON has no NaN or infinity: those floats become the strings `NaN`, `Infinity` and `-Infinity`. A string
+    /// that is not UTF-8 becomes one with U+FFFD for each bad sequence.
     public init(_ field: FieldValue) {
         switch field {
         case .bool(let value): self = .bool(value)
@@ -61,6 +62,7 @@ extension JSONValue {
         // At most 2^32 - 1 over at most 10^255: always finite.
         case .decimal(let scale, let value): self = .number(Double(value) / pow(10, Double(scale)))
         case .string(let value): self = .string(value)
+        case .rawString(let value): self = .string(String(decoding: value, as: UTF8.self))
         case .bytes(let value): self = .string(Data(value).base64EncodedString())
         case .array(let values): self = .array(values.map(JSONValue.init))
         case .table(let table): self = .object(Dictionary(table.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { _, last in last }))

@@ -81,7 +81,7 @@ struct FieldTableTests {
         let expected: [(FieldValue, Character)] = [
             (.bool(true), "t"), (.int8(1), "b"), (.int16(1), "s"), (.int32(1), "I"), (.int64(1), "l"),
             (.uint8(1), "B"), (.uint16(1), "u"), (.uint32(1), "i"), (.float(1), "f"), (.double(1), "d"),
-            (.decimal(scale: 1, value: 1), "D"), (.string("s"), "S"), (.bytes([1]), "x"), (.array([]), "A"),
+            (.decimal(scale: 1, value: 1), "D"), (.string("s"), "S"), (.rawString([0xFF]), "S"), (.bytes([1]), "x"), (.array([]), "A"),
             (.table([:]), "F"), (.timestamp(1), "T"), (.void, "V"),
         ]
         let arena = Arena()
@@ -106,16 +106,49 @@ struct FieldTableTests {
         #expect(properties.timestamp == 12)
     }
 
-    @Test("a long string that is not UTF-8 arrives as its bytes")
+    @Test("a long string that is not UTF-8 arrives and leaves as its bytes")
     func invalidUTF8() {
         var field = amqp_field_value_t()
         field.kind = UInt8(AMQP_FIELD_KIND_UTF8.rawValue)
         let invalid: [UInt8] = [0x61, 0xFF, 0xC3, 0x00, 0x62]
         let arena = Arena()
         field.value.bytes = arena.bytes(invalid)
-        #expect(FieldValue(field) == .bytes(invalid))
+        #expect(FieldValue(field) == .rawString(invalid))
+        #expect(FieldValue(arena.value(.rawString(invalid))) == .rawString(invalid), "sent as 'S', bytes unchanged")
         field.value.bytes = arena.bytes("grüße")
         #expect(FieldValue(field) == .string("grüße"))
+    }
+
+    @Test("librabbitmq decodes nesting as deep as a frame holds, and the client keeps 64 levels of it")
+    func frameDeepNesting() {
+        // One header holding 26,000 arrays inside each other: 5 bytes a level, as much as a 128 KiB frame carries.
+        let depth = 26_000
+        var wire = Array("\u{4}deep".utf8)
+        for level in 0..<depth {
+            let inner = UInt32(5 * (depth - level - 1) + 2)
+            wire += [UInt8(ascii: "A")] + withUnsafeBytes(of: inner.bigEndian) { Array($0) }
+        }
+        wire += [UInt8(ascii: "b"), 1]
+        let encoded = withUnsafeBytes(of: UInt32(wire.count).bigEndian) { Array($0) } + wire
+        var pool = amqp_pool_t()
+        init_amqp_pool(&pool, 64 * 1024)
+        defer { empty_amqp_pool(&pool) }
+        var table = amqp_table_t()
+        var offset = 0
+        let status = encoded.withUnsafeBytes { raw in
+            amqp_decode_table(
+                amqp_bytes_t(len: raw.count, bytes: UnsafeMutableRawPointer(mutating: raw.baseAddress)), &pool, &table,
+                &offset)
+        }
+        #expect(status == AMQP_STATUS_OK.rawValue)
+        var value = FieldTable(table)["deep"]
+        var levels = 0
+        while let inner = value?.arrayValue?.first {
+            value = inner
+            levels += 1
+        }
+        #expect(levels == 63, "the header table is the first of the 64 levels")
+        #expect(value == .void)
     }
 
     @Test("values nested deeper than 64 tables or arrays are cut to void")

@@ -69,6 +69,7 @@ final class Arena {
             field.value.decimal = amqp_decimal_t(decimals: scale, value: digits)
         case .string(let string): kind(AMQP_FIELD_KIND_UTF8); field.value.bytes = bytes(string)
         case .bytes(let array): kind(AMQP_FIELD_KIND_BYTES); field.value.bytes = bytes(array)
+        case .rawString(let array): kind(AMQP_FIELD_KIND_UTF8); field.value.bytes = bytes(array)
         case .array(let values):
             kind(AMQP_FIELD_KIND_ARRAY)
             let entries = values.isEmpty ? nil : allocate(amqp_field_value_t.self, count: values.count)

@@ -57,10 +57,8 @@ extension FieldValue {
         case AMQP_FIELD_KIND_DECIMAL:
             self = .decimal(scale: field.value.decimal.decimals, value: field.value.decimal.value)
         case AMQP_FIELD_KIND_UTF8:
-            // Decoding invalid UTF-8 would replace each bad byte with three: the same header published again
-            // would grow, and a 255-byte limit could be crossed. Bytes stay bytes.
             let bytes = [UInt8](field.value.bytes)
-            self = String(validating: bytes, as: UTF8.self).map(FieldValue.string) ?? .bytes(bytes)
+            self = String(validating: bytes, as: UTF8.self).map(FieldValue.string) ?? .rawString(bytes)
         case AMQP_FIELD_KIND_BYTES: self = .bytes([UInt8](field.value.bytes))
         case AMQP_FIELD_KIND_ARRAY where depth < Self.maximumDecodedDepth:
             let array = field.value.array
