@@ -6,7 +6,7 @@ import Foundation
 /// Strings, tables and properties are copied in, handed to librabbitmq, and the pool is recycled after each batch
 /// of commands, so encoding costs no malloc once the pool's pages exist. Used by one thread only.
 final class Arena {
-    private let pool: UnsafeMutablePointer<amqp_pool_t>
+    let pool: UnsafeMutablePointer<amqp_pool_t>
 
     init(pageSize: Int = 64 * 1024) {
         pool = .allocate(capacity: 1)

@@ -8,9 +8,15 @@ import Responder
 ///
 /// The input's body and properties travel unchanged; only headers are added, so a re-driven message is the
 /// message the producer sent.
-struct FailureRouting: Sendable {
-    var topology: Topology
-    var workerID: String
+package struct FailureRouting: Sendable {
+    package var topology: Topology
+    package var workerID: String
+
+    /// Routing for `topology`, naming `workerID` in the headers.
+    package init(topology: Topology, workerID: String) {
+        self.topology = topology
+        self.workerID = workerID
+    }
 
     /// The failure history an input carries from earlier attempts, or a fresh one.
     ///
@@ -18,7 +24,7 @@ struct FailureRouting: Sendable {
     /// from 0 to the number of retries (more counts as every retry spent), the first failure a date of at most 64
     /// bytes, the original exchange and routing key strings AMQP can route with (at most 255 bytes). Anything else
     /// is ignored, and the delivery's own values stand in.
-    struct History {
+    package struct History {
         var attempts: Int
         var firstFailure: Date?
         var originalExchange: String
@@ -46,7 +52,7 @@ struct FailureRouting: Sendable {
     /// The publication for a failed handler: a retry while attempts remain and the error is retryable, else a
     /// dead letter, with its reason (`nil` for a retry). A retry that would break `limits` (the input's headers
     /// and the failure headers over a frame) is a dead letter as ``DeadLetterReason/unpublishable`` instead.
-    func afterFailure(
+    package func afterFailure(
         of delivery: AMQPDelivery, detail: String, retryable: Bool, limits: PublishLimits, now: Date
     ) -> (Publication, deadLetterReason: DeadLetterReason?) {
         let history = history(of: delivery)
@@ -71,13 +77,13 @@ struct FailureRouting: Sendable {
     }
 
     /// Why a failed input that is not retried is dead-lettered: its retries ran out, or its handler said never.
-    static func deadLetterReason(retryable: Bool) -> DeadLetterReason {
+    package static func deadLetterReason(retryable: Bool) -> DeadLetterReason {
         retryable ? .retriesExhausted : .handlerFailed
     }
 
     /// The dead letter of an input for which `problem` (what ``PublishLimits`` said) keeps an output or retry
     /// from being published.
-    func deadLetter(
+    package func deadLetter(
         _ delivery: AMQPDelivery, unpublishable problem: String, limits: PublishLimits, now: Date
     ) -> Publication {
         deadLetter(
@@ -89,7 +95,7 @@ struct FailureRouting: Sendable {
     /// routing key (cut to 255 bytes). Should the input's own properties make it break `limits` (its headers and
     /// the failure headers over a frame, a property that decoding made longer than 255 bytes), it goes with only
     /// the failure headers and the properties that fit, and the detail says so. The body always travels.
-    func deadLetter(
+    package func deadLetter(
         _ delivery: AMQPDelivery, reason: DeadLetterReason, detail: String, attempts: Int? = nil, history: History? = nil,
         limits: PublishLimits, now: Date
     ) -> Publication {
@@ -111,7 +117,7 @@ struct FailureRouting: Sendable {
     }
 
     /// The history `delivery` carries, checked against this topology's retries.
-    func history(of delivery: AMQPDelivery) -> History {
+    package func history(of delivery: AMQPDelivery) -> History {
         History(delivery, retries: topology.retryDelays.count)
     }
 
