@@ -2,6 +2,21 @@ import Foundation
 import IntakeFuzzing
 import NotificationEvents
 
+/// The program's entry: SwiftPM points `main` at `<module>_main`, so this hands the command line to libFuzzer's
+/// driver rather than relying on libFuzzer's own `main`.
+@_cdecl("intake_fuzzer_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments, fuzzOneInput)
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
 /// libFuzzer's entry point (scripts/fuzz builds this with `-sanitize=fuzzer`): one delivery per input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
