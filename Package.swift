@@ -1,5 +1,11 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// `RESPONDER_FUZZ=1` (scripts/fuzz, in its own scratch path) instruments the modules the intake fuzzer covers for
+/// libFuzzer and adds the fuzzer executable; the ordinary build has neither.
+let fuzzBuild = ProcessInfo.processInfo.environment["RESPONDER_FUZZ"] != nil
+let fuzzing: [SwiftSetting] = fuzzBuild ? [.unsafeFlags(["-sanitize=fuzzer"])] : []
 
 let package = Package(
     name: "responder",
@@ -38,12 +44,13 @@ let package = Package(
         // The Swift AMQP client: one I/O thread per connection, async API. The only importer of the C modules.
         .target(
             name: "AMQP",
-            dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: fuzzing
         ),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "CRabbitMQ"]),
         .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP"]),
 
-        .target(name: "NotificationEvents"),
+        .target(name: "NotificationEvents", swiftSettings: fuzzing),
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.
         .testTarget(
             name: "NotificationEventsTests", dependencies: ["NotificationEvents"], exclude: ["Corpus", "validate.py"]),
@@ -58,7 +65,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C interface, for the state store's statements per event (GRDB's own product).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            swiftSettings: fuzzing
         ),
         .testTarget(
             name: "ResponderTests",
@@ -87,10 +95,16 @@ let package = Package(
             ]
         ),
 
+        // What the worker does to a delivery without a broker: mapping AMQP to the pipeline's messages, failure
+        // routing and dead letters, the topology's names. Kept free of the HTTP and lifecycle packages, so the
+        // intake fuzzer builds quickly.
+        .target(name: "ResponderIntake", dependencies: ["AMQP", "Responder", "NotificationEvents"], swiftSettings: fuzzing),
+
         // The broker side: the pipeline on RabbitMQ, topology, the `run` service, metrics and health.
         .target(
             name: "ResponderWorker",
             dependencies: [
+                "ResponderIntake",
                 "AMQP",
                 "Responder",
                 "NotificationEvents",
@@ -114,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "ResponderWorkerTests",
             dependencies: [
-                "ResponderWorker", "Responder", "NotificationEvents", "AMQP", "WorkerHarness",
+                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "WorkerHarness", "IntakeFuzzing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -167,6 +181,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderWorker",
                 "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -174,3 +189,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The intake under libFuzzer (scripts/fuzz): IntakeFuzzing runs one input and is built and replayed by the unit
+// tests too (its regression inputs); the fuzzer executable exists only in the fuzz build.
+package.targets.append(
+    .target(
+        name: "IntakeFuzzing",
+        dependencies: [
+            "AMQP", "NotificationEvents", "Responder", "ResponderIntake", "RedGreenExample",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Tests/Fuzz/IntakeFuzzing",
+        swiftSettings: fuzzing
+    ))
+if fuzzBuild {
+    package.targets.append(
+        .executableTarget(
+            name: "intake-fuzzer",
+            dependencies: ["IntakeFuzzing", "NotificationEvents"],
+            path: "Tests/Fuzz/Fuzzer",
+            swiftSettings: fuzzing + [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]
+        ))
+}

@@ -111,8 +111,9 @@ public final class AMQPChannel: Sendable {
     ///
     /// Throws ``AMQPError/nacked`` when the broker refused it and ``AMQPError/returned(replyCode:replyText:)`` when
     /// `mandatory` is set and no queue was bound to take it (reported with publisher confirms enabled).
-    /// A publish that librabbitmq cannot encode or write ends the connection, since a half-written message
-    /// leaves the stream unusable.
+    /// A publish that breaks ``publishLimits`` throws ``AMQPError/unpublishable(_:)`` before anything is written; one
+    /// that librabbitmq still fails to write ends the connection, since a half-written message leaves the stream
+    /// unusable.
     public func publish(
         _ body: [UInt8],
         exchange: String,
@@ -125,12 +126,15 @@ public final class AMQPChannel: Sendable {
         ).confirmed()
     }
 
+    /// What a publish on this channel must fit: the connection's negotiated frame size and its body limit.
+    public var publishLimits: PublishLimits { connection.core.publishLimits }
+
     /// Hands a publish to the I/O thread and returns at once, with a ``PublishConfirmation`` to await its outcome.
     ///
     /// Publishes keep their order. The I/O thread writes everything handed to it since it last woke in one batch,
     /// so publishing many messages and then awaiting their confirmations is far cheaper than one
     /// ``publish(_:exchange:routingKey:mandatory:properties:)`` at a time. Throws at once when the channel or
-    /// connection is closed.
+    /// connection is closed, and ``AMQPError/unpublishable(_:)`` when the publish breaks ``publishLimits``.
     public func publishPipelined(
         _ body: [UInt8],
         exchange: String,
@@ -139,6 +143,11 @@ public final class AMQPChannel: Sendable {
         properties: BasicProperties = BasicProperties()
     ) throws(AMQPError) -> PublishConfirmation {
         try checkOpen()
+        if let problem = publishLimits.problem(
+            exchange: exchange, routingKey: routingKey, properties: properties, bodySize: body.count)
+        {
+            throw .unpublishable(problem)
+        }
         let confirmation = PublishConfirmation(
             request: OutgoingPublish(
                 channel: link, exchange: exchange, routingKey: routingKey, mandatory: mandatory,

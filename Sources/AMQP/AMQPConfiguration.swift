@@ -19,6 +19,11 @@ public struct AMQPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     public var heartbeat: Duration = .seconds(30)
     /// The largest frame to propose, in bytes (the broker may lower it); bodies are split into frames of this size.
     public var frameMax: Int = 131_072
+    /// The largest message body this connection takes whole, in bytes; `nil` for no limit. Set it to the broker's
+    /// `max_message_size` or lower. A delivery whose content header announces more arrives without its body
+    /// (``AMQPDelivery/isBodyDropped``): the frames are read and discarded, never buffered. A publish of a larger
+    /// body is refused with ``AMQPError/unpublishable(_:)`` instead of reaching the broker.
+    public var maxBodySize: Int?
     /// How long opening the socket, and separately the AMQP handshake and login, may take.
     public var connectTimeout: Duration = .seconds(10)
     /// Shown by the broker's management tools as the connection's name (client property `connection_name`).

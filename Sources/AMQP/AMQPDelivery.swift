@@ -3,8 +3,13 @@
 /// Settle it on the channel it came from with ``AMQPChannel/ack(deliveryTag:multiple:)``,
 /// ``AMQPChannel/nack(deliveryTag:multiple:requeue:)`` or ``AMQPChannel/reject(deliveryTag:requeue:)``.
 public struct AMQPDelivery: Sendable, Hashable {
-    /// The message body.
+    /// The message body; empty when ``isBodyDropped``.
     public var body: [UInt8]
+    /// The body's size as the content header announced it.
+    public var bodySize: UInt64
+    /// Whether the body was over ``AMQPConfiguration/maxBodySize`` and so read and discarded rather than kept:
+    /// ``body`` is empty and ``bodySize`` says how large it was.
+    public var isBodyDropped = false
     /// The message properties, headers included.
     public var properties: BasicProperties
     /// The exchange the message was published to; empty for the default exchange.
@@ -29,6 +34,7 @@ public struct AMQPDelivery: Sendable, Hashable {
         consumerTag: String
     ) {
         self.body = body
+        bodySize = UInt64(body.count)
         self.properties = properties
         self.exchange = exchange
         self.routingKey = routingKey

@@ -20,13 +20,17 @@ public enum AMQPError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidURL(String)
     /// This client closed the connection or channel (`close()`), before or while the operation ran.
     case closed
+    /// The publish breaks a limit of the protocol, the frame size or the broker's body size
+    /// (``PublishLimits``), so it was not written; the text says which, without repeating values. The
+    /// connection and channel carry on.
+    case unpublishable(String)
 
     /// Whether the connection is gone: the broker closed it or the library lost it. Reconnecting is the answer;
     /// a channel error, a nack or a return leave the connection usable.
     public var isConnectionError: Bool {
         switch self {
         case .connectionClosed, .library: true
-        case .channelClosed, .nacked, .returned, .invalidURL, .closed: false
+        case .channelClosed, .nacked, .returned, .invalidURL, .closed, .unpublishable: false
         }
     }
 
@@ -40,6 +44,7 @@ public enum AMQPError: Error, Sendable, Hashable, CustomStringConvertible {
         case .returned(let code, let text): "the broker returned the mandatory publish: \(code) \(text)"
         case .invalidURL(let reason): "invalid AMQP URL: \(reason)"
         case .closed: "closed by this client"
+        case .unpublishable(let reason): "not published: \(reason)"
         }
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// The properties of a message (the content header of basic.publish and basic.deliver).
 ///
 /// A `nil` property is not sent; empty ``headers`` are not sent either. ``timestamp`` travels in whole seconds.
+/// The short-string properties carry at most 255 bytes of UTF-8 on the wire: a publish with a longer one is refused
+/// (``AMQPError/unpublishable(_:)``).
 public struct BasicProperties: Sendable, Hashable {
     /// Whether the broker writes a message to disk.
     public enum DeliveryMode: UInt8, Sendable, Hashable {
@@ -30,8 +32,9 @@ public struct BasicProperties: Sendable, Hashable {
     public var expiration: String?
     /// The application's identifier for the message.
     public var messageID: String?
-    /// When the message was made, in whole seconds.
-    public var timestamp: Date?
+    /// When the message was made, in whole seconds since 1970, exactly as the wire carries it (other clients may
+    /// send any value up to 2^64 - 1; ``date`` reads it as a `Date`).
+    public var timestamp: UInt64?
     /// The application's name for the kind of message.
     public var type: String?
     /// The user that published; RabbitMQ checks it equals the connection's user.
@@ -50,7 +53,7 @@ public struct BasicProperties: Sendable, Hashable {
         replyTo: String? = nil,
         expiration: String? = nil,
         messageID: String? = nil,
-        timestamp: Date? = nil,
+        timestamp: UInt64? = nil,
         type: String? = nil,
         userID: String? = nil,
         appID: String? = nil
@@ -68,5 +71,21 @@ public struct BasicProperties: Sendable, Hashable {
         self.type = type
         self.userID = userID
         self.appID = appID
+    }
+}
+
+extension BasicProperties {
+    /// ``timestamp`` as a `Date`; setting it keeps its whole seconds (0 for earlier than 1970).
+    public var date: Date? {
+        get { timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
+        set { timestamp = newValue.map { UInt64(clampingSeconds: $0) } }
+    }
+}
+
+extension UInt64 {
+    /// The whole seconds from 1970 to `date`: 0 before 1970, `UInt64.max` beyond what 64 bits hold.
+    init(clampingSeconds date: Date) {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        self = seconds.isNaN || seconds <= 0 ? 0 : seconds >= 18_446_744_073_709_551_616 ? .max : UInt64(seconds)
     }
 }

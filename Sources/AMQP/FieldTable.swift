@@ -22,8 +22,15 @@ public struct FieldTable: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
     /// A table with `elements` in order; a repeated key keeps its first position and its last value.
     public init(_ elements: some Sequence<(String, FieldValue)>) {
         entries = []
+        // Positions by key, so that thousands of headers cost linear time rather than quadratic.
+        var positions: [String: Int] = [:]
         for (key, value) in elements {
-            self[key] = value
+            if let position = positions[key] {
+                entries[position].value = value
+            } else {
+                positions[key] = entries.count
+                entries.append(Entry(key: key, value: value))
+            }
         }
     }
 

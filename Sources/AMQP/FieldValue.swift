@@ -2,6 +2,8 @@ import Foundation
 
 /// One value in an AMQP field table or array: message headers, queue and exchange arguments.
 ///
+/// Received values nest at most 64 tables or arrays deep, the table that holds them counting as one: anything
+/// deeper arrives as ``void``.
 /// The cases are the types RabbitMQ and librabbitmq agree on. There is no unsigned 64-bit case: RabbitMQ rejects
 /// that type ('L'), so use ``int64(_:)``. Literals make tables easy to write:
 /// `["x-message-ttl": 60_000, "x-dead-letter-exchange": "dlx", "x-single-active-consumer": true]`
@@ -29,16 +31,20 @@ public enum FieldValue: Sendable, Hashable {
     case double(Double)
     /// A decimal ('D'): `value` divided by 10 to the power `scale`.
     case decimal(scale: UInt8, value: UInt32)
-    /// A UTF-8 string ('S').
+    /// A UTF-8 string ('S'). A received one that is not valid UTF-8 arrives as ``rawString(_:)``.
     case string(String)
+    /// A long string ('S') whose bytes are not valid UTF-8, as another client sent it: kept as bytes, so that the
+    /// same header published again neither changes nor grows (decoding would replace each bad byte with three).
+    case rawString([UInt8])
     /// Raw bytes ('x').
     case bytes([UInt8])
     /// An array of values ('A'), which may nest.
     case array([FieldValue])
     /// A nested table ('F').
     case table(FieldTable)
-    /// A point in time ('T'), carried in whole seconds since 1970: fractions of a second are dropped.
-    case timestamp(Date)
+    /// A point in time ('T'): whole seconds since 1970, exactly as the wire carries them (any value up to
+    /// 2^64 - 1 arrives from other clients, so no conversion happens until ``dateValue`` is asked).
+    case timestamp(UInt64)
     /// No value ('V').
     case void
 
@@ -90,9 +96,15 @@ public enum FieldValue: Sendable, Hashable {
         if case .table(let value) = self { value } else { nil }
     }
 
-    /// The value of ``timestamp(_:)``, or `nil` for other cases.
+    /// The value of ``timestamp(_:)`` as a `Date`, or `nil` for other cases.
     public var dateValue: Date? {
-        if case .timestamp(let value) = self { value } else { nil }
+        if case .timestamp(let seconds) = self { Date(timeIntervalSince1970: TimeInterval(seconds)) } else { nil }
+    }
+
+    /// The AMQP timestamp for `date`: its whole seconds since 1970; earlier dates become 0, later than the wire
+    /// can carry become 2^64 - 1.
+    public static func timestamp(_ date: Date) -> FieldValue {
+        .timestamp(UInt64(clampingSeconds: date))
     }
 }
 

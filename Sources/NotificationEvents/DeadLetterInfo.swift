@@ -18,7 +18,7 @@ public struct DeadLetterInfo: Sendable, Hashable, Codable {
     /// Why the message was dead-lettered.
     public var reason: DeadLetterReason
     /// Readable text for whoever fixes the sender or the handler, e.g. an ``EventDecodingError``'s description.
-    /// Never a user's typed text.
+    /// Never a user's typed text; at most ``maximumDetailBytes`` of UTF-8 (``boundedDetail(_:)``).
     public var detail: String
     /// The exchange the message was first published to; empty for the default exchange.
     public var originalExchange: String
@@ -39,13 +39,27 @@ public struct DeadLetterInfo: Sendable, Hashable, Codable {
         firstFailure: Date, lastFailure: Date, worker: String
     ) {
         self.reason = reason
-        self.detail = detail
+        self.detail = Self.boundedDetail(detail)
         self.originalExchange = originalExchange
         self.originalRoutingKey = originalRoutingKey
         self.attempts = attempts
         self.firstFailure = firstFailure
         self.lastFailure = lastFailure
         self.worker = worker
+    }
+
+    /// The most UTF-8 bytes a detail keeps, the cut marker included: an error message can quote input, and a
+    /// header or log line must not repeat a producer's bytes without bound.
+    public static let maximumDetailBytes = 512
+
+    /// What marks a detail that was cut.
+    public static let cutMarker = " …[cut]"
+
+    /// `text` if it fits in ``maximumDetailBytes``; else its longest prefix of whole characters that fits with
+    /// ``cutMarker``, followed by the marker.
+    public static func boundedDetail(_ text: String) -> String {
+        guard text.utf8.count > maximumDetailBytes else { return text }
+        return text.prefix(utf8Bytes: maximumDetailBytes - cutMarker.utf8.count) + cutMarker
     }
 
     /// Reads the headers object; attempts must not be negative and the worker id not empty.

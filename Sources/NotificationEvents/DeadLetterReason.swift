@@ -16,6 +16,9 @@ public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable,
     case handlerFailed = "handler-failed"
     /// Every retry failed.
     case retriesExhausted = "retries-exhausted"
+    /// Something the worker had to publish for the message (an output, a retry) breaks a limit of AMQP or the
+    /// broker: a routing key over 255 bytes, headers larger than a frame, a body over the broker's limit.
+    case unpublishable = "unpublishable"
     /// The broker delivered the message more often than the queue's delivery limit.
     case deliveryLimitExceeded = "delivery-limit-exceeded"
 

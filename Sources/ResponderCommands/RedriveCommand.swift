@@ -53,6 +53,15 @@ struct RedriveCommand: AsyncParsableCommand {
                 kept += 1
                 continue
             }
+            // Checked before anything is written: the connection stays fine and the message stays where it is.
+            if let problem = target.publishLimits.problem(
+                exchange: failure.exchange, routingKey: failure.routingKey, properties: failure.cleanedProperties,
+                bodySize: message.body.count)
+            {
+                standardError("redrive: left \(message.properties.messageID ?? "(no message id)") in the queue: \(problem)")
+                kept += 1
+                continue
+            }
             try await target.publish(
                 message.body, exchange: failure.exchange, routingKey: failure.routingKey, mandatory: true,
                 properties: failure.cleanedProperties)

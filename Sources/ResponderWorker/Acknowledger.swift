@@ -15,6 +15,17 @@ final class Acknowledger: Sendable {
         tracker.withLock { $0.received(tag) }
     }
 
+    /// Rejects `tag` without requeueing: the input queue's dead-letter exchange takes the message as the broker
+    /// holds it.
+    func deadLetterThroughBroker(_ tag: UInt64) throws(AMQPError) {
+        try tracker.withLock { tracker throws(AMQPError) in
+            try channel.reject(deliveryTag: tag, requeue: false)
+            if let ackThrough = tracker.settled(tag, acked: false) {
+                try channel.ack(deliveryTag: ackThrough, multiple: true)
+            }
+        }
+    }
+
     /// Acks `tag` (`accepted`) or rejects it back to the queue for redelivery.
     ///
     /// basic.reject, not basic.nack: an input goes back only when the broker refused one of its outputs, and that

@@ -121,6 +121,10 @@ final class BrokerSession: Sendable {
                 defer { scheduler.finish() }
                 for try await delivery in deliveries {
                     acks.received(delivery.deliveryTag)
+                    if delivery.isBodyDropped {
+                        try self.refuseOversized(delivery, acks: acks)
+                        continue
+                    }
                     metrics.inFlight.increment()
                     scheduler.submit(InboundMessage(delivery), tag: Intake(delivery: delivery, received: .now))
                 }
@@ -151,12 +155,28 @@ final class BrokerSession: Sendable {
         var reason: DeadLetterReason?
     }
 
+    /// A delivery whose body was over the limit arrives without it (the client discarded the frames): the broker
+    /// still holds the message whole, so rejecting it lets the input queue's dead-letter exchange keep it, body
+    /// and all, with the broker's `x-death` (reason `rejected`; redrive reads it as `body-too-large`).
+    private func refuseOversized(_ delivery: AMQPDelivery, acks: Acknowledger) throws(AMQPError) {
+        try acks.deadLetterThroughBroker(delivery.deliveryTag)
+        logger.warning(
+            "input body over the limit; dead-lettered by the broker without reading it",
+            metadata: [
+                "message-id": "\(String((delivery.properties.messageID ?? "").prefix(utf8Bytes: 255)))",
+                "body-size": "\(delivery.bodySize)", "limit": "\(pipeline.configuration.maxBodySize)",
+            ])
+        metrics.record(.deadLettered)
+        metrics.deadLettered(reason: DeadLetterReason.bodyTooLarge.rawValue)
+    }
+
     private func publish(
         _ completion: ResponseScheduler<Intake>.Completion, on channel: AMQPChannel
     ) throws(AMQPError) -> Settlement {
         let delivery = completion.tag.delivery
-        let publications: [Publication]
-        let outcome: WorkerMetrics.Outcome
+        let limits = channel.publishLimits
+        var publications: [Publication]
+        var outcome: WorkerMetrics.Outcome
         var reason: DeadLetterReason?
         switch completion.outcome {
         case .completed(let outputs, let disposition):
@@ -164,25 +184,36 @@ final class BrokerSession: Sendable {
             outcome = WorkerMetrics.Outcome(disposition)
             if disposition == .updated || disposition == .noUpdate { pause.storeWorked() }
         case .deadLetter(let rejection, let detail):
-            publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, now: Date())]
+            publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, limits: limits, now: Date())]
             outcome = .deadLettered
             reason = rejection
         case .failed(let error, let retryable):
-            let (publication, retried) = failures.afterFailure(
-                of: delivery, detail: String(describing: error), retryable: retryable, now: Date())
+            let (publication, deadLetterReason) = failures.afterFailure(
+                of: delivery, detail: String(describing: error), retryable: retryable, limits: limits, now: Date())
             publications = [publication]
-            outcome = retried ? .retried : .deadLettered
-            if !retried { reason = FailureRouting.deadLetterReason(retryable: retryable) }
+            outcome = deadLetterReason == nil ? .retried : .deadLettered
+            reason = deadLetterReason
             logger.warning(
-                retried ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
+                deadLetterReason == nil ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
                 metadata: [
-                    "event-id": "\(completion.event?.id ?? "")", "queue": "\(publication.routingKey)",
-                    "error": "\(error)",
+                    "event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))",
+                    "queue": "\(publication.routingKey)",
+                    "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
         case .storeUnavailable(let unavailable):
             publications = [.handBack(delivery, to: configuration.topology.inputQueue)]
             outcome = .handedBack
             if pause.storeFailed(unavailable) { cancelConsumer() }
+        }
+        // An output the connection cannot carry (a category identifier over 255 bytes as its routing key) fails
+        // its input alone; checked before anything of the input is published.
+        if let problem = publications.lazy.compactMap(limits.problem).first {
+            logger.warning(
+                "an output cannot be published; input dead-lettered",
+                metadata: ["event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))", "error": "\(problem)"])
+            publications = [failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())]
+            outcome = .deadLettered
+            reason = .unpublishable
         }
         let confirmations = try publications.map { publication throws(AMQPError) in
             try channel.publishPipelined(

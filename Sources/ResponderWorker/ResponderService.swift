@@ -92,6 +92,8 @@ extension ResponderService {
     /// A connection named after the worker and its role, so operators can tell them apart in the broker.
     private func connect(role: String) async throws -> AMQPConnection {
         var broker = configuration.broker
+        // A delivery over the pipeline's limit is never buffered; the broker's max_message_size should match.
+        broker.maxBodySize = pipeline.configuration.maxBodySize
         broker.connectionName = "\(broker.connectionName ?? "responder") \(role)"
         return try await AMQPConnection.connect(broker, logger: logger)
     }

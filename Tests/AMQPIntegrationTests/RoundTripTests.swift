@@ -21,7 +21,7 @@ struct RoundTripTests {
             "uint8": .uint8(8), "uint16": .uint16(16), "uint32": .uint32(32),
             "float": .float(1.25), "double": .double(-2.5e100),
             "decimal": .decimal(scale: 3, value: 1_234_567),
-            "timestamp": .timestamp(Date(timeIntervalSince1970: 1_700_000_123)),
+            "timestamp": .timestamp(1_700_000_123), "timestamp-max": .timestamp(.max),
             "bytes": .bytes([0, 0xFF, 0x7F, 0x80]),
             "void": .void,
             "array": [1, "two", [true, .void], ["in-array": .double(0.5)]],
@@ -31,7 +31,7 @@ struct RoundTripTests {
         let properties = BasicProperties(
             contentType: "application/cloudevents+json", contentEncoding: "identity", headers: headers,
             deliveryMode: .persistent, priority: 5, correlationID: "correlation-1", replyTo: "reply-queue",
-            expiration: "600000", messageID: "message-1", timestamp: Date(timeIntervalSince1970: 1_700_000_000),
+            expiration: "600000", messageID: "message-1", timestamp: 1_700_000_000,
             type: "notification.response", userID: "guest", appID: "amqp-tests")
         let body = Array("{\"specversion\":\"1.0\"}".utf8)
 

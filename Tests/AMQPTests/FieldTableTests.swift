@@ -23,7 +23,8 @@ struct FieldTableTests {
         ("empty-string", .string("")),
         ("bytes", .bytes([0, 1, 0xFE, 0xFF])),
         ("empty-bytes", .bytes([])),
-        ("timestamp", .timestamp(Date(timeIntervalSince1970: 1_700_000_000))),
+        ("timestamp", .timestamp(1_700_000_000)),
+        ("timestamp-max", .timestamp(.max)),
         ("void", .void),
         ("array", .array([.int32(1), .string("two"), .array([.bool(true), .void]), .table(["deep": .double(0.5)])])),
         ("empty-array", .array([])),
@@ -80,8 +81,8 @@ struct FieldTableTests {
         let expected: [(FieldValue, Character)] = [
             (.bool(true), "t"), (.int8(1), "b"), (.int16(1), "s"), (.int32(1), "I"), (.int64(1), "l"),
             (.uint8(1), "B"), (.uint16(1), "u"), (.uint32(1), "i"), (.float(1), "f"), (.double(1), "d"),
-            (.decimal(scale: 1, value: 1), "D"), (.string("s"), "S"), (.bytes([1]), "x"), (.array([]), "A"),
-            (.table([:]), "F"), (.timestamp(Date()), "T"), (.void, "V"),
+            (.decimal(scale: 1, value: 1), "D"), (.string("s"), "S"), (.rawString([0xFF]), "S"), (.bytes([1]), "x"), (.array([]), "A"),
+            (.table([:]), "F"), (.timestamp(1), "T"), (.void, "V"),
         ]
         let arena = Arena()
         for (value, kind) in expected {
@@ -89,12 +90,86 @@ struct FieldTableTests {
         }
     }
 
-    @Test("timestamps travel in whole seconds")
+    @Test("timestamps travel in whole seconds, and any 64-bit value survives")
     func timestampPrecision() {
         let arena = Arena()
         let decoded = FieldValue(arena.value(.timestamp(Date(timeIntervalSince1970: 1_700_000_000.75))))
-        #expect(decoded == .timestamp(Date(timeIntervalSince1970: 1_700_000_000)))
+        #expect(decoded == .timestamp(1_700_000_000))
         #expect(arena.value(.timestamp(Date(timeIntervalSince1970: -5))).value.u64 == 0)
+        #expect(arena.value(.timestamp(Date.distantFuture)).value.u64 == 64_092_211_200)
+        #expect(arena.value(.timestamp(Date(timeIntervalSince1970: 1e30))).value.u64 == .max)
+        #expect(arena.value(.timestamp(UInt64.max)).value.u64 == .max)
+        #expect(FieldValue.timestamp(.max).dateValue == Date(timeIntervalSince1970: TimeInterval(UInt64.max)))
+        var properties = BasicProperties(timestamp: .max)
+        #expect(BasicProperties(arena.properties(properties)).timestamp == .max)
+        properties.date = Date(timeIntervalSince1970: 12.5)
+        #expect(properties.timestamp == 12)
+    }
+
+    @Test("a long string that is not UTF-8 arrives and leaves as its bytes")
+    func invalidUTF8() {
+        var field = amqp_field_value_t()
+        field.kind = UInt8(AMQP_FIELD_KIND_UTF8.rawValue)
+        let invalid: [UInt8] = [0x61, 0xFF, 0xC3, 0x00, 0x62]
+        let arena = Arena()
+        field.value.bytes = arena.bytes(invalid)
+        #expect(FieldValue(field) == .rawString(invalid))
+        #expect(FieldValue(arena.value(.rawString(invalid))) == .rawString(invalid), "sent as 'S', bytes unchanged")
+        field.value.bytes = arena.bytes("grüße")
+        #expect(FieldValue(field) == .string("grüße"))
+    }
+
+    @Test("librabbitmq decodes nesting as deep as a frame holds, and the client keeps 64 levels of it")
+    func frameDeepNesting() {
+        // One header holding 26,000 arrays inside each other: 5 bytes a level, as much as a 128 KiB frame carries.
+        let depth = 26_000
+        var wire = Array("\u{4}deep".utf8)
+        for level in 0..<depth {
+            let inner = UInt32(5 * (depth - level - 1) + 2)
+            wire += [UInt8(ascii: "A")] + withUnsafeBytes(of: inner.bigEndian) { Array($0) }
+        }
+        wire += [UInt8(ascii: "b"), 1]
+        let encoded = withUnsafeBytes(of: UInt32(wire.count).bigEndian) { Array($0) } + wire
+        var pool = amqp_pool_t()
+        init_amqp_pool(&pool, 64 * 1024)
+        defer { empty_amqp_pool(&pool) }
+        var table = amqp_table_t()
+        var offset = 0
+        let status = encoded.withUnsafeBytes { raw in
+            amqp_decode_table(
+                amqp_bytes_t(len: raw.count, bytes: UnsafeMutableRawPointer(mutating: raw.baseAddress)), &pool, &table,
+                &offset)
+        }
+        #expect(status == AMQP_STATUS_OK.rawValue)
+        var value = FieldTable(table)["deep"]
+        var levels = 0
+        while let inner = value?.arrayValue?.first {
+            value = inner
+            levels += 1
+        }
+        #expect(levels == 63, "the header table is the first of the 64 levels")
+        #expect(value == .void)
+    }
+
+    @Test("values nested deeper than 64 tables or arrays are cut to void")
+    func depth() {
+        var deep = FieldValue.int8(1)
+        for level in 0..<100 { deep = level.isMultiple(of: 2) ? .array([deep]) : .table(["k": deep]) }
+        let arena = Arena()
+        var decoded = FieldValue(arena.value(deep))
+        var levels = 0
+        while true {
+            if let inner = decoded.arrayValue?.first {
+                decoded = inner
+            } else if let inner = decoded.tableValue?["k"] {
+                decoded = inner
+            } else {
+                break
+            }
+            levels += 1
+        }
+        #expect(levels == 64)
+        #expect(decoded == .void)
     }
 
     @Test("an unsigned 64-bit value from another client keeps its bits")
@@ -125,7 +200,7 @@ struct FieldTableTests {
         let table: FieldTable = [
             "x-attempts": .int32(3), "small": .uint8(7), "text": "hello", "flag": true, "ratio": 0.25,
             "single": .float(0.5), "raw": .bytes([9]), "list": [1, "a"], "nested": ["k": "v"],
-            "when": .timestamp(Date(timeIntervalSince1970: 60)),
+            "when": .timestamp(60),
         ]
         #expect(table["x-attempts"]?.intValue == 3)
         #expect(table["small"]?.intValue == 7)
@@ -148,7 +223,7 @@ struct FieldTableTests {
             contentType: "application/cloudevents+json", contentEncoding: "identity",
             headers: FieldTable(Self.everyValue), deliveryMode: .persistent, priority: 9,
             correlationID: "corr-1", replyTo: "replies", expiration: "60000", messageID: "msg-1",
-            timestamp: Date(timeIntervalSince1970: 1_700_000_001), type: "notification.response",
+            timestamp: 1_700_000_001, type: "notification.response",
             userID: "guest", appID: "responder")
         let arena = Arena()
         #expect(BasicProperties(arena.properties(properties)) == properties)

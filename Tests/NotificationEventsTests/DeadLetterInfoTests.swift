@@ -7,7 +7,7 @@ import Testing
     @Test func reasonCodesAreExactlyTheContractsCodes() {
         #expect(DeadLetterReason.allCases.map(\.rawValue) == [
             "malformed-json", "invalid-field", "unknown-type", "unknown-specversion", "unsupported-content-type",
-            "body-too-large", "handler-failed", "retries-exhausted", "delivery-limit-exceeded",
+            "body-too-large", "handler-failed", "retries-exhausted", "unpublishable", "delivery-limit-exceeded",
         ])
     }
 

@@ -88,7 +88,7 @@ import Testing
         #expect(
             DeadLetterReason.allCases.map(\.rawValue) == [
                 "malformed-json", "invalid-field", "unknown-type", "unknown-specversion", "unsupported-content-type",
-                "body-too-large", "handler-failed", "retries-exhausted", "delivery-limit-exceeded",
+                "body-too-large", "handler-failed", "retries-exhausted", "unpublishable", "delivery-limit-exceeded",
             ])
         for error in [
             EventDecodingError.malformedJSON("x"), .invalidField(path: "id", problem: "missing"), .unknownType("t"),

@@ -69,6 +69,18 @@ struct DeploymentFilesTests {
         #expect(build.allSatisfy { demo.contains($0) }, "the demo installs the build packages too")
     }
 
+    /// The broker refuses what the worker would not read: its max_message_size is the worker's body limit.
+    @Test func theBrokersMessageSizeLimitMatchesTheWorkersBodyLimit() throws {
+        let compose = try Self.text("docker-compose.yml")
+        func number(after marker: String) -> Int? {
+            guard let range = compose.range(of: marker) else { return nil }
+            return Int(compose[range.upperBound...].prefix { $0.isNumber })
+        }
+        let broker = number(after: "-rabbit max_message_size ")
+        #expect(broker != nil)
+        #expect(broker == number(after: "RESPONDER_MAX_BODY_SIZE: \""))
+    }
+
     @Test func theComposeFileValidates() async throws {
         let compose = Paths.root.appendingPathComponent("docker-compose.yml").path
         let valid = try await ChildProcess.run(

@@ -12,6 +12,8 @@ import Testing
     let routing = FailureRouting(topology: Topology(), workerID: "worker-7")
     /// Times with milliseconds, as real clocks give them.
     let firstFailure = Date(timeIntervalSince1970: 1_795_165_300.250)
+    /// RabbitMQ's default frame size.
+    let limits = PublishLimits(frameMax: 131_072)
 
     /// An input as the producer published it.
     func published(headers: FieldTable = ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"])
@@ -45,8 +47,8 @@ import Testing
 
     @Test func aRetryableFailureGoesToTheFirstRetryQueueWithoutAReason() throws {
         let input = published()
-        let (retry, retried) = routing.afterFailure(of: input, detail: "the store timed out", retryable: true, now: firstFailure)
-        #expect(retried)
+        let (retry, deadLetterReason) = routing.afterFailure(of: input, detail: "the store timed out", retryable: true, limits: limits, now: firstFailure)
+        #expect(deadLetterReason == nil)
         #expect(retry.exchange == "")
         #expect(retry.routingKey == "responder.responses.retry.1s")
         #expect(retry.body == input.body)
@@ -69,8 +71,8 @@ import Testing
         var now = firstFailure
         var queues: [String] = []
         for attempt in 1...3 {
-            let (retry, retried) = routing.afterFailure(of: delivery, detail: "try \(attempt)", retryable: true, now: now)
-            #expect(retried)
+            let (retry, deadLetterReason) = routing.afterFailure(of: delivery, detail: "try \(attempt)", retryable: true, limits: limits, now: now)
+            #expect(deadLetterReason == nil)
             #expect(retry.properties.headers["x-responder-attempts"]?.intValue == attempt)
             queues.append(retry.routingKey)
             delivery = redelivered(retry)
@@ -78,8 +80,8 @@ import Testing
         }
         #expect(queues == ["responder.responses.retry.1s", "responder.responses.retry.10s", "responder.responses.retry.60s"])
 
-        let (deadLetter, retried) = routing.afterFailure(of: delivery, detail: "try 4", retryable: true, now: now)
-        #expect(!retried)
+        let (deadLetter, deadLetterReason) = routing.afterFailure(of: delivery, detail: "try 4", retryable: true, limits: limits, now: now)
+        #expect(deadLetterReason != nil)
         #expect(deadLetter.exchange == "responder.dead-letter")
         #expect(deadLetter.routingKey == "red-category", "dead letters keep the producer's routing key")
         #expect(deadLetter.body == published().body)
@@ -96,9 +98,9 @@ import Testing
     }
 
     @Test func aPermanentFailureIsDeadLetteredAtOnce() throws {
-        let (deadLetter, retried) = routing.afterFailure(
-            of: published(), detail: "the category has no such button", retryable: false, now: firstFailure)
-        #expect(!retried)
+        let (deadLetter, deadLetterReason) = routing.afterFailure(
+            of: published(), detail: "the category has no such button", retryable: false, limits: limits, now: firstFailure)
+        #expect(deadLetterReason != nil)
         #expect(deadLetter.exchange == "responder.dead-letter")
         let info = try info(deadLetter)
         #expect(info.reason == .handlerFailed)
@@ -107,10 +109,10 @@ import Testing
     }
 
     @Test func aPermanentFailureOnARetryKeepsTheCount() throws {
-        let (retry, _) = routing.afterFailure(of: published(), detail: "busy", retryable: true, now: firstFailure)
+        let (retry, _) = routing.afterFailure(of: published(), detail: "busy", retryable: true, limits: limits, now: firstFailure)
         let later = firstFailure + 2
-        let (deadLetter, retried) = routing.afterFailure(of: redelivered(retry), detail: "gone", retryable: false, now: later)
-        #expect(!retried)
+        let (deadLetter, deadLetterReason) = routing.afterFailure(of: redelivered(retry), detail: "gone", retryable: false, limits: limits, now: later)
+        #expect(deadLetterReason != nil)
         let info = try info(deadLetter)
         #expect(info.reason == .handlerFailed)
         #expect(info.attempts == 2)
@@ -122,15 +124,15 @@ import Testing
         var topology = Topology()
         topology.retryDelays = []
         let routing = FailureRouting(topology: topology, workerID: "w")
-        let (deadLetter, retried) = routing.afterFailure(of: published(), detail: "busy", retryable: true, now: firstFailure)
-        #expect(!retried)
+        let (deadLetter, deadLetterReason) = routing.afterFailure(of: published(), detail: "busy", retryable: true, limits: limits, now: firstFailure)
+        #expect(deadLetterReason != nil)
         #expect(try info(deadLetter).reason == .retriesExhausted)
     }
 
     @Test(arguments: [DeadLetterReason.malformedJSON, .invalidField, .unknownType, .unknownSpecVersion, .unsupportedContentType, .bodyTooLarge])
     func aRefusedInputIsDeadLetteredUntriedWithItsReason(reason: DeadLetterReason) throws {
         let input = published()
-        let deadLetter = routing.deadLetter(input, reason: reason, detail: "data.notification: missing", now: firstFailure)
+        let deadLetter = routing.deadLetter(input, reason: reason, detail: "data.notification: missing", limits: limits, now: firstFailure)
         #expect(deadLetter.exchange == "responder.dead-letter")
         #expect(deadLetter.routingKey == "red-category")
         #expect(deadLetter.body == input.body)

@@ -34,7 +34,7 @@ import Testing
         #expect(amqp.correlationID == "evt-0")
         #expect(amqp.type == "notification.response.v1")
         #expect(amqp.appID == "red-green")
-        #expect(amqp.timestamp == Date(timeIntervalSince1970: 1_795_165_207))
+        #expect(amqp.timestamp == 1_795_165_207)
         #expect(amqp.deliveryMode == .persistent)
         #expect(amqp.headers["x-responder-attempts"] == .int64(2))
         #expect(amqp.headers["nested"] == .table(["a": "one", "b": .int64(2)]), "object keys are sorted")
@@ -50,14 +50,13 @@ import Testing
     }
 
     @Test func everyAMQPFieldValueHasAJSONForm() {
-        let moment = Date(timeIntervalSince1970: 1_795_165_207)
         let cases: [(FieldValue, JSONValue)] = [
             (.bool(false), .bool(false)),
             (.int8(-8), .integer(-8)), (.int16(-16), .integer(-16)), (.int32(-32), .integer(-32)),
             (.int64(-64), .integer(-64)), (.uint8(8), .integer(8)), (.uint16(16), .integer(16)),
             (.uint32(32), .integer(32)), (.float(0.5), .number(0.5)), (.double(0.25), .number(0.25)),
             (.decimal(scale: 2, value: 1234), .number(12.34)), (.string("s"), .string("s")),
-            (.bytes([0, 1, 2]), .string("AAEC")), (.timestamp(moment), .integer(1_795_165_207)), (.void, .null),
+            (.bytes([0, 1, 2]), .string("AAEC")), (.timestamp(1_795_165_207), .integer(1_795_165_207)), (.void, .null),
             (.array([.int32(1), .void]), .array([.integer(1), .null])),
             (.table(["k": .uint8(1)]), .object(["k": .integer(1)])),
         ]
@@ -76,5 +75,39 @@ import Testing
         #expect(message.exchange == "notifications.responses")
         #expect(message.routingKey == "red-category")
         #expect(message.redelivered)
+    }
+
+    @Test func aTimestampPastWhatTheContractHoldsIsLeftOutAndNothingTraps() {
+        for seconds: UInt64 in [1 << 63, .max] {
+            #expect(MessageProperties(BasicProperties(timestamp: seconds)).timestamp == nil)
+            #expect(JSONValue(FieldValue.timestamp(seconds)) == .number(Double(seconds)))
+        }
+        #expect(MessageProperties(BasicProperties(timestamp: (1 << 63) - 1)).timestamp == .max)
+        #expect(MessageProperties(BasicProperties(timestamp: 0)).timestamp == 0)
+    }
+
+    @Test func floatsJSONCannotCarryBecomeStringsAndEveryHeaderEncodes() {
+        let headers: FieldTable = [
+            "nan": .double(.nan), "inf": .double(.infinity), "minus-inf": .float(-.infinity),
+            "signalling": .float(.signalingNaN), "tiny": .decimal(scale: 255, value: .max),
+            "zero-scale-max": .decimal(scale: 0, value: .max), "future": .timestamp(.max),
+            "nested": .array([.table(["nan": .double(.nan)])]),
+        ]
+        let properties = MessageProperties(BasicProperties(headers: headers))
+        #expect(properties.headers["nan"] == .string("NaN"))
+        #expect(properties.headers["inf"] == .string("Infinity"))
+        #expect(properties.headers["minus-inf"] == .string("-Infinity"))
+        #expect(properties.headers["signalling"] == .string("NaN"))
+        #expect(properties.headers["zero-scale-max"] == .number(4_294_967_295))
+        #expect(properties.headers["nested"] == .array([.object(["nan": .string("NaN")])]))
+        guard case .number(let tiny)? = properties.headers["tiny"] else {
+            Issue.record("a decimal is a number")
+            return
+        }
+        #expect(tiny.isFinite && tiny > 0)
+        // What `responder record` writes: every header has a JSON form the contract encoder accepts.
+        let line = FixtureLine(InboundMessage(body: [], properties: properties))
+        let decoded = try? EventCodec.decodeFixtureLine(EventCodec.encode(line))
+        #expect(decoded?.properties.headers?["inf"] == .string("Infinity"))
     }
 }

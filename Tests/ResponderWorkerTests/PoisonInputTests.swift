@@ -2,6 +2,7 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import Testing
 import WorkerHarness
 
@@ -33,7 +34,7 @@ struct PoisonInputTests {
         return [
             Poison(
                 messageID: "\(prefix)-too-large", body: EventCodec.encode(huge), contentType: "application/json",
-                routingKey: "red-category", reason: .bodyTooLarge, detailMentions: "over the limit of 262144"),
+                routingKey: "red-category", reason: .bodyTooLarge, detailMentions: ""),
             Poison(
                 messageID: "\(prefix)-xml", body: EventCodec.encode(good), contentType: "application/xml",
                 routingKey: "green-category", reason: .unsupportedContentType, detailMentions: "application/xml"),
@@ -131,9 +132,18 @@ struct PoisonInputTests {
                 Issue.record("\(poison.messageID) was not dead-lettered")
                 continue
             }
-            try Self.check(
-                deadLetter, reason: poison.reason, body: poison.body, routingKey: poison.routingKey,
-                detailMentions: poison.detailMentions, topology: topology, workerID: workerID)
+            if poison.reason == .bodyTooLarge {
+                // Never read: the worker rejected it and the broker dead-lettered it whole, with its x-death.
+                let origin = DeadLetterOrigin(deadLetter, inputExchange: topology.topology.inputExchange)
+                #expect(origin.reason == .bodyTooLarge)
+                #expect(origin.routingKey == poison.routingKey)
+                #expect(origin.exchange == topology.topology.inputExchange)
+                #expect(deadLetter.body == poison.body)
+            } else {
+                try Self.check(
+                    deadLetter, reason: poison.reason, body: poison.body, routingKey: poison.routingKey,
+                    detailMentions: poison.detailMentions, topology: topology, workerID: workerID)
+            }
             #expect(deadLetter.properties.contentType == poison.contentType)
             #expect(deadLetter.properties.deliveryMode == .persistent)
             #expect(deadLetter.properties.headers["traceparent"]?.stringValue?.hasPrefix("00-0af7") == true)

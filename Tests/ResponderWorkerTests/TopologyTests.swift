@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ResponderIntake
 @testable import ResponderWorker
 
 /// The names and shapes the worker declares: the defaults the README documents, retry queues that lead back to

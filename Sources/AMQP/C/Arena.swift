@@ -6,7 +6,7 @@ import Foundation
 /// Strings, tables and properties are copied in, handed to librabbitmq, and the pool is recycled after each batch
 /// of commands, so encoding costs no malloc once the pool's pages exist. Used by one thread only.
 final class Arena {
-    private let pool: UnsafeMutablePointer<amqp_pool_t>
+    let pool: UnsafeMutablePointer<amqp_pool_t>
 
     init(pageSize: Int = 64 * 1024) {
         pool = .allocate(capacity: 1)
@@ -69,6 +69,7 @@ final class Arena {
             field.value.decimal = amqp_decimal_t(decimals: scale, value: digits)
         case .string(let string): kind(AMQP_FIELD_KIND_UTF8); field.value.bytes = bytes(string)
         case .bytes(let array): kind(AMQP_FIELD_KIND_BYTES); field.value.bytes = bytes(array)
+        case .rawString(let array): kind(AMQP_FIELD_KIND_UTF8); field.value.bytes = bytes(array)
         case .array(let values):
             kind(AMQP_FIELD_KIND_ARRAY)
             let entries = values.isEmpty ? nil : allocate(amqp_field_value_t.self, count: values.count)
@@ -77,7 +78,7 @@ final class Arena {
             }
             field.value.array = amqp_array_t(num_entries: Int32(values.count), entries: entries)
         case .table(let nested): kind(AMQP_FIELD_KIND_TABLE); field.value.table = table(nested)
-        case .timestamp(let date): kind(AMQP_FIELD_KIND_TIMESTAMP); field.value.u64 = Self.seconds(date)
+        case .timestamp(let seconds): kind(AMQP_FIELD_KIND_TIMESTAMP); field.value.u64 = seconds
         case .void: kind(AMQP_FIELD_KIND_VOID)
         }
         return field
@@ -110,7 +111,7 @@ final class Arena {
         string(properties.expiration, AMQP_BASIC_EXPIRATION_FLAG, \.expiration)
         string(properties.messageID, AMQP_BASIC_MESSAGE_ID_FLAG, \.message_id)
         if let timestamp = properties.timestamp {
-            c.timestamp = Self.seconds(timestamp)
+            c.timestamp = timestamp
             flags |= amqp_flags_t(AMQP_BASIC_TIMESTAMP_FLAG)
         }
         string(properties.type, AMQP_BASIC_TYPE_FLAG, \.type)
@@ -125,10 +126,5 @@ final class Arena {
             fatalError("librabbitmq could not allocate \(MemoryLayout<T>.stride * count) bytes")
         }
         return memory.bindMemory(to: T.self, capacity: count)
-    }
-
-    /// AMQP timestamps are whole seconds since 1970; earlier dates become 0.
-    private static func seconds(_ date: Date) -> UInt64 {
-        UInt64(max(0, date.timeIntervalSince1970.rounded(.down)))
     }
 }

@@ -25,18 +25,22 @@ extension Array where Element == UInt8 {
 }
 
 extension FieldTable {
-    init(_ table: amqp_table_t) {
+    init(_ table: amqp_table_t, depth: Int = 0) {
         self.init()
         guard table.num_entries > 0, let entries = table.entries else { return }
         reserveCapacity(Int(table.num_entries))
         for entry in UnsafeBufferPointer(start: entries, count: Int(table.num_entries)) {
-            appendDecoded(key: String(entry.key), value: FieldValue(entry.value))
+            appendDecoded(key: String(entry.key), value: FieldValue(entry.value, depth: depth + 1))
         }
     }
 }
 
 extension FieldValue {
-    init(_ field: amqp_field_value_t) {
+    /// How deep received tables and arrays nest before the rest is cut to ``void``: deep enough for any real
+    /// header, shallow enough that recursion over a value (copying, comparing, mapping to JSON) stays small.
+    static let maximumDecodedDepth = 64
+
+    init(_ field: amqp_field_value_t, depth: Int = 0) {
         switch amqp_field_value_kind_t(UInt32(field.kind)) {
         case AMQP_FIELD_KIND_BOOLEAN: self = .bool(field.value.boolean != 0)
         case AMQP_FIELD_KIND_I8: self = .int8(field.value.i8)
@@ -52,18 +56,23 @@ extension FieldValue {
         case AMQP_FIELD_KIND_F64: self = .double(field.value.f64)
         case AMQP_FIELD_KIND_DECIMAL:
             self = .decimal(scale: field.value.decimal.decimals, value: field.value.decimal.value)
-        case AMQP_FIELD_KIND_UTF8: self = .string(String(field.value.bytes))
+        case AMQP_FIELD_KIND_UTF8:
+            let bytes = [UInt8](field.value.bytes)
+            self = String(validating: bytes, as: UTF8.self).map(FieldValue.string) ?? .rawString(bytes)
         case AMQP_FIELD_KIND_BYTES: self = .bytes([UInt8](field.value.bytes))
-        case AMQP_FIELD_KIND_ARRAY:
+        case AMQP_FIELD_KIND_ARRAY where depth < Self.maximumDecodedDepth:
             let array = field.value.array
             if array.num_entries > 0, let entries = array.entries {
-                self = .array(UnsafeBufferPointer(start: entries, count: Int(array.num_entries)).map(FieldValue.init))
+                self = .array(
+                    UnsafeBufferPointer(start: entries, count: Int(array.num_entries)).map {
+                        FieldValue($0, depth: depth + 1)
+                    })
             } else {
                 self = .array([])
             }
-        case AMQP_FIELD_KIND_TABLE: self = .table(FieldTable(field.value.table))
-        case AMQP_FIELD_KIND_TIMESTAMP:
-            self = .timestamp(Date(timeIntervalSince1970: TimeInterval(field.value.u64)))
+        case AMQP_FIELD_KIND_TABLE where depth < Self.maximumDecodedDepth:
+            self = .table(FieldTable(field.value.table, depth: depth))
+        case AMQP_FIELD_KIND_TIMESTAMP: self = .timestamp(field.value.u64)
         default: self = .void
         }
     }
@@ -84,7 +93,7 @@ extension BasicProperties {
         replyTo = string(AMQP_BASIC_REPLY_TO_FLAG, c.reply_to)
         expiration = string(AMQP_BASIC_EXPIRATION_FLAG, c.expiration)
         messageID = string(AMQP_BASIC_MESSAGE_ID_FLAG, c.message_id)
-        if has(AMQP_BASIC_TIMESTAMP_FLAG) { timestamp = Date(timeIntervalSince1970: TimeInterval(c.timestamp)) }
+        if has(AMQP_BASIC_TIMESTAMP_FLAG) { timestamp = c.timestamp }
         type = string(AMQP_BASIC_TYPE_FLAG, c.type)
         userID = string(AMQP_BASIC_USER_ID_FLAG, c.user_id)
         appID = string(AMQP_BASIC_APP_ID_FLAG, c.app_id)

@@ -25,6 +25,7 @@ final class ConnectionCore: Sendable {
     private let queue = Locked(Queue())
     private let open = Atomic<Bool>(false)
     private let consumerTags = Atomic<UInt64>(0)
+    private let frameMax = Atomic<Int>(0)
 
     init(configuration: AMQPConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -40,6 +41,17 @@ final class ConnectionCore: Sendable {
 
     /// Whether the connection is logged in and not yet closed or lost.
     var isOpen: Bool { open.load(ordering: .relaxed) }
+
+    /// What a publish must fit: the frame size negotiated at login (the proposed one before) and the body limit.
+    var publishLimits: PublishLimits {
+        let negotiated = frameMax.load(ordering: .relaxed)
+        return PublishLimits(
+            frameMax: negotiated > 0 ? negotiated : configuration.frameMax, maxBodySize: configuration.maxBodySize)
+    }
+
+    func negotiated(frameMax value: Int) {
+        frameMax.store(value, ordering: .relaxed)
+    }
 
     func markOpen(_ value: Bool) {
         open.store(value, ordering: .relaxed)

@@ -16,13 +16,19 @@ extension IOLoop {
             let header = frame.payload.properties
             message.delivery.properties = BasicProperties(
                 header.decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
-            message.delivery.body.reserveCapacity(Int(header.body_size))
+            message.delivery.bodySize = header.body_size
+            if let limit = core.configuration.maxBodySize, header.body_size > UInt64(max(0, limit)) {
+                // Read and discarded, never buffered: the delivery says how large the body was.
+                message.delivery.isBodyDropped = true
+            } else {
+                message.delivery.body.reserveCapacity(Int(clamping: header.body_size))
+            }
             message.remaining = header.body_size
             receive(message, on: channel)
         case AMQP_FRAME_BODY:
             guard let channel = channels[Int(frame.channel)], var message = channel.incoming.take() else { return }
             let fragment = frame.payload.body_fragment
-            if fragment.len > 0, let bytes = fragment.bytes {
+            if fragment.len > 0, let bytes = fragment.bytes, !message.delivery.isBodyDropped {
                 message.delivery.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: fragment.len))
             }
             message.remaining -= min(message.remaining, UInt64(fragment.len))

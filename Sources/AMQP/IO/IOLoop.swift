@@ -64,6 +64,7 @@ final class IOLoop {
                 connected(.failure(error))
             case .success(let session):
                 let loop = IOLoop(core: core, session: session, arena: arena)
+                core.negotiated(frameMax: session.frameMax)
                 core.markOpen(true)
                 core.logger.info(
                     "AMQP connection open",

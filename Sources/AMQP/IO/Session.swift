@@ -9,6 +9,8 @@ struct Session {
     /// The negotiated heartbeat interval, `nil` when heartbeats are off.
     let heartbeat: Duration?
     let channelMax: UInt16
+    /// The negotiated frame size.
+    let frameMax: Int
 
     /// Opens the socket (TCP or TLS), then does the AMQP handshake and login, on the calling (I/O) thread.
     static func open(_ configuration: AMQPConfiguration, arena: Arena) -> Result<Session, AMQPError> {
@@ -22,7 +24,8 @@ struct Session {
                     state: state,
                     socket: amqp_get_sockfd(state),
                     heartbeat: heartbeat > 0 ? .seconds(heartbeat) : nil,
-                    channelMax: channelMax > 0 && channelMax <= Int32(UInt16.max) ? UInt16(channelMax) : UInt16.max))
+                    channelMax: channelMax > 0 && channelMax <= Int32(UInt16.max) ? UInt16(channelMax) : UInt16.max,
+                    frameMax: Int(amqp_get_frame_max(state))))
         case .failure(let error):
             amqp_destroy_connection(state)
             return .failure(error)

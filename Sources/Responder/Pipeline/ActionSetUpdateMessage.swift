@@ -2,9 +2,6 @@ import Foundation
 import NotificationEvents
 
 extension PipelineConfiguration {
-    /// The headers copied from an input to its outputs, so a trace continues across the worker.
-    static let propagatedHeaders = ["traceparent", "tracestate"]
-
     /// The message that publishes a notification's new action set, caused by `input`.
     ///
     /// Everything in it derives from the input, never from the clock: the same input always yields the same
@@ -24,7 +21,7 @@ extension PipelineConfiguration {
             data: ActionSetUpdate(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
                 causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
-        let headers = input.message.properties.headers.filter { Self.propagatedHeaders.contains($0.key) }
+        let headers = TraceContext.propagated(from: input.message.properties.headers)
         let properties = MessageProperties(
             contentType: "application/cloudevents+json", messageId: event.id, correlationId: input.event.id,
             type: EventType.actionSetUpdated, appId: appID, timestamp: Int64(time.timeIntervalSince1970.rounded(.down)),

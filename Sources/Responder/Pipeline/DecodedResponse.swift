@@ -16,13 +16,13 @@ public struct DecodedResponse: Sendable {
 public struct InputRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable code.
     public var reason: DeadLetterReason
-    /// What is wrong, readable; never contains `userText`.
+    /// What is wrong, readable; never contains `userText`; bounded by ``DeadLetterInfo/boundedDetail(_:)``.
     public var detail: String
 
     /// A rejection for `reason`.
     public init(reason: DeadLetterReason, detail: String) {
         self.reason = reason
-        self.detail = detail
+        self.detail = DeadLetterInfo.boundedDetail(detail)
     }
 
     public var description: String { "\(reason.rawValue): \(detail)" }

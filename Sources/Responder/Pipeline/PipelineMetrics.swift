@@ -8,6 +8,8 @@ import NotificationEvents
 ///   `deduplicated`), plus `dead-letter`, `failed` and `store-unavailable` (handed back unhandled).
 /// - `responder_rejections_total{reason}`: inputs dead-lettered by the pipeline, by reason code.
 /// - `responder_handler_failures_total{retryable}`: handler or store failures.
+/// - `responder_invalid_trace_headers_total`: inputs whose `traceparent` or `tracestate` was not valid W3C Trace
+///   Context, so their outputs go without it.
 /// - `responder_state_conflicts_total`: commits refused because another process changed the notification first.
 /// - `responder_handler_duration_seconds{tier}`: time spent in handlers (`extension`, `delegate`).
 struct PipelineMetrics: Sendable {
@@ -18,6 +20,7 @@ struct PipelineMetrics: Sendable {
     private let rejections: [DeadLetterReason: Counter]
     private let failures: [Bool: Counter]
     let stateConflicts = Counter(label: "responder_state_conflicts_total")
+    let invalidTraceHeaders = Counter(label: "responder_invalid_trace_headers_total")
     let extensionDuration = Timer(label: "responder_handler_duration_seconds", dimensions: [("tier", "extension")])
     let delegateDuration = Timer(label: "responder_handler_duration_seconds", dimensions: [("tier", "delegate")])
 

@@ -61,7 +61,10 @@ public struct ResponsePipeline: Sendable {
     public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedResponse {
         do throws(InputRejection) {
             try message.admissionCheck(maxBodySize: configuration.maxBodySize)
-            return DecodedResponse(message: message, event: try Self.decodeEvent(message.body))
+            let decoded = DecodedResponse(message: message, event: try Self.decodeEvent(message.body))
+            // Counted rather than logged: a producer with a broken tracer would otherwise log every message.
+            if TraceContext.dropsAny(of: message.properties.headers) { metrics.invalidTraceHeaders.increment() }
+            return decoded
         } catch {
             let outcome = error.outcome
             metrics.record(outcome)

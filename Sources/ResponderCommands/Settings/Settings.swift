@@ -84,7 +84,7 @@ enum Settings {
         "Notifications handled at once.")
     static let maxBodySize = Setting<Int>.wholeNumber(
         "max-body-size", "RESPONDER_MAX_BODY_SIZE", default: PipelineConfiguration().maxBodySize,
-        in: 1...largestBrokerMessage, "Largest input body accepted, in bytes; a larger one is dead-lettered.")
+        in: 1...largestBrokerMessage, "Largest input body accepted, in bytes; a larger one is never read and is dead-lettered by the broker (set the broker's max_message_size to match, as docker-compose.yml does).")
     static let metricsPort = Setting<Int>.wholeNumber(
         "metrics-port", "RESPONDER_METRICS_PORT", default: observability.port, in: 1...Int(UInt16.max),
         "Port of /metrics, /health/live and /health/ready.")

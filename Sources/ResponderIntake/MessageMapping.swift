@@ -15,12 +15,13 @@ extension InboundMessage {
 }
 
 extension MessageProperties {
-    /// AMQP properties by their contract names; header values become their JSON equivalents.
+    /// AMQP properties by their contract names; header values become their JSON equivalents. A timestamp past
+    /// 2^63 - 1 seconds (any 64-bit value can arrive) has no contract form and is left out.
     public init(_ properties: BasicProperties) {
         self.init(
             contentType: properties.contentType, contentEncoding: properties.contentEncoding,
             messageId: properties.messageID, correlationId: properties.correlationID, type: properties.type,
-            appId: properties.appID, timestamp: properties.timestamp.map { Int64($0.timeIntervalSince1970) },
+            appId: properties.appID, timestamp: properties.timestamp.flatMap { Int64(exactly: $0) },
             deliveryMode: properties.deliveryMode.map { $0 == .persistent ? .persistent : .transient },
             headers: Dictionary(properties.headers.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { _, last in last }))
     }
@@ -36,7 +37,7 @@ extension BasicProperties {
         correlationID = properties.correlationId
         type = properties.type
         appID = properties.appId
-        timestamp = properties.timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        timestamp = properties.timestamp.map { UInt64(clamping: $0) }
         deliveryMode = properties.deliveryMode.map { $0 == .persistent ? .persistent : .transient }
         headers = FieldTable(properties.headers.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) })
     }
@@ -44,6 +45,8 @@ extension BasicProperties {
 
 extension JSONValue {
     /// The JSON form of a header value: numbers stay numbers, bytes become base64, timestamps seconds since 1970.
+    /// JSON has no NaN or infinity: those floats become the strings `NaN`, `Infinity` and `-Infinity`. A string
+    /// that is not UTF-8 becomes one with U+FFFD for each bad sequence.
     public init(_ field: FieldValue) {
         switch field {
         case .bool(let value): self = .bool(value)
@@ -54,15 +57,25 @@ extension JSONValue {
         case .uint8(let value): self = .integer(Int64(value))
         case .uint16(let value): self = .integer(Int64(value))
         case .uint32(let value): self = .integer(Int64(value))
-        case .float(let value): self = .number(Double(value))
-        case .double(let value): self = .number(value)
+        case .float(let value): self = JSONValue(Double(value))
+        case .double(let value): self = JSONValue(value)
+        // At most 2^32 - 1 over at most 10^255: always finite.
         case .decimal(let scale, let value): self = .number(Double(value) / pow(10, Double(scale)))
         case .string(let value): self = .string(value)
+        case .rawString(let value): self = .string(String(decoding: value, as: UTF8.self))
         case .bytes(let value): self = .string(Data(value).base64EncodedString())
         case .array(let values): self = .array(values.map(JSONValue.init))
         case .table(let table): self = .object(Dictionary(table.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { _, last in last }))
-        case .timestamp(let date): self = .integer(Int64(date.timeIntervalSince1970))
+        case .timestamp(let seconds): self = Int64(exactly: seconds).map(JSONValue.integer) ?? .number(Double(seconds))
         case .void: self = .null
+        }
+    }
+
+    private init(_ number: Double) {
+        if number.isFinite {
+            self = .number(number)
+        } else {
+            self = .string(number.isNaN ? "NaN" : number < 0 ? "-Infinity" : "Infinity")
         }
     }
 }

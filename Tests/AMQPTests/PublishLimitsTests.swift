@@ -1,0 +1,58 @@
+import AMQP
+import Testing
+
+/// What a publish must fit before anything is written: librabbitmq's short strings and frame, the broker's body limit.
+@Suite struct PublishLimitsTests {
+    let limits = PublishLimits(frameMax: 131_072, maxBodySize: 1_000)
+    let long = String(repeating: "x", count: 256)
+
+    func problem(exchange: String = "e", routingKey: String = "k", properties: BasicProperties = BasicProperties(), body: Int = 0)
+        -> String?
+    {
+        limits.problem(exchange: exchange, routingKey: routingKey, properties: properties, bodySize: body)
+    }
+
+    @Test func anOrdinaryPublishFits() {
+        #expect(problem(properties: BasicProperties(contentType: "application/json", headers: ["a": 1], messageID: "m")) == nil)
+        #expect(problem(routingKey: String(repeating: "x", count: 255), body: 1_000) == nil)
+    }
+
+    @Test func namesAndShortStringsOver255BytesAreRefusedWithoutTheirValue() {
+        #expect(problem(exchange: long) == "the exchange name has 256 bytes, over 255")
+        #expect(problem(routingKey: long) == "the routing key has 256 bytes, over 255")
+        #expect(problem(properties: BasicProperties(messageID: long)) == "the message-id property has 256 bytes, over 255")
+        #expect(problem(properties: BasicProperties(appID: String(repeating: "é", count: 128))) != nil, "bytes, not characters")
+        #expect(problem(properties: BasicProperties(headers: ["n": [[long: 1]]])) == "a header name has 256 bytes, over 255")
+    }
+
+    @Test func aBodyOverTheLimitIsRefused() {
+        #expect(problem(body: 1_001) == "the body has 1001 bytes, over the limit of 1000")
+        #expect(PublishLimits(frameMax: 131_072).problem(exchange: "", routingKey: "", properties: BasicProperties(), bodySize: 1 << 30) == nil)
+    }
+
+    @Test func headersMustFitOneFrameWithTheContentHeader() {
+        // A frame of 131,072 bytes leaves 131,050 for the properties; a bytes header costs 1 + 1 + 1 + 4 + n.
+        let fits = BasicProperties(headers: ["b": .bytes(Array(repeating: 0, count: 131_050 - 4 - 7))])
+        #expect(problem(properties: fits) == nil)
+        var over = fits
+        over.headers["b"] = .bytes(Array(repeating: 0, count: 131_050 - 4 - 6))
+        #expect(problem(properties: over) == "the properties need 131051 bytes, over the 131050 a frame of 131072 holds")
+    }
+
+    @Test func everyValueTypeIsSizedAsTheWireCarriesIt() {
+        let everything: FieldTable = [
+            "t": true, "b": .int8(1), "s": .int16(1), "I": .int32(1), "l": .int64(1), "B": .uint8(1), "u": .uint16(1),
+            "i": .uint32(1), "f": .float(1), "d": .double(1), "D": .decimal(scale: 1, value: 1), "S": "ab",
+            "R": .rawString([0xFF]), "x": .bytes([1]), "A": [1, [2]], "F": ["k": .void], "T": .timestamp(1), "V": .void,
+        ]
+        let wire = everything.wire()
+        let size = wire?.count ?? 0
+        let room = 131_072 - 22
+        let exact = PublishLimits(frameMax: size + 22)
+        #expect(exact.problem(exchange: "", routingKey: "", properties: BasicProperties(headers: everything), bodySize: 0) == nil)
+        let short = PublishLimits(frameMax: size + 21)
+        #expect(short.problem(exchange: "", routingKey: "", properties: BasicProperties(headers: everything), bodySize: 0) != nil)
+        #expect(size < room)
+        #expect(FieldTable(wire: wire ?? []) == everything)
+    }
+}
