@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
+        .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
         .executable(name: "responder-bench", targets: ["ResponderBenchmark"]),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // librabbitmq (rabbitmq-c 0.11) as Debian's librabbitmq-dev installs it.
@@ -57,13 +59,32 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The store conformance suite runs every StateStore, PostgreSQL's included (POSTGRES_URL), through the same
+        // tests, so the PostgreSQL store's own tests live here too.
         .testTarget(
             name: "ResponderTests",
             dependencies: [
                 "Responder",
+                "ResponderPostgres",
                 "NotificationEvents",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // The state store on a PostgreSQL server, for a fleet of workers; kept out of Responder so that a worker on
+        // SQLite does not link postgres-nio's stack.
+        .target(
+            name: "ResponderPostgres",
+            dependencies: [
+                "Responder",
+                "NotificationEvents",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // PostgresClient throws the pool's circuit-breaker error as it is, of this module's type.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -121,6 +142,7 @@ let package = Package(
                 "NotificationEvents",
                 "Responder",
                 "ResponderWorker",
+                "ResponderPostgres",
                 "RedGreenExample",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -145,7 +167,10 @@ let package = Package(
         // the demo and deployment files.
         .testTarget(
             name: "ResponderToolTests",
-            dependencies: ["ResponderTool", "ResponderWorker", "NotificationEvents", "AMQP", "WorkerHarness"]
+            dependencies: [
+                "ResponderTool", "ResponderWorker", "ResponderPostgres", "NotificationEvents", "AMQP", "WorkerHarness",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
         .testTarget(

@@ -30,14 +30,26 @@ struct EnvironmentFallback {
     func brokerURL(_ flag: String?) throws -> String {
         if let flag { return flag }
         if let url = environment["RESPONDER_AMQP_URL"], !url.isEmpty { return url }
-        if let path = environment["RESPONDER_AMQP_URL_FILE"], !path.isEmpty {
-            do {
-                return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-            } catch {
-                throw ValidationError("RESPONDER_AMQP_URL_FILE names \(path), which cannot be read")
-            }
+        return try fileContents("RESPONDER_AMQP_URL_FILE") ?? BrokerOptions.defaultURL
+    }
+
+    /// The state location: `--state`, else `RESPONDER_STATE`, else the contents of the file `RESPONDER_STATE_FILE`
+    /// names (a mounted secret, so a PostgreSQL password stays off command lines and the environment), else
+    /// `fallback`.
+    func stateLocation(_ flag: String?, default fallback: String) throws -> String {
+        if let flag { return flag }
+        if let location = environment["RESPONDER_STATE"], !location.isEmpty { return location }
+        return try fileContents("RESPONDER_STATE_FILE") ?? fallback
+    }
+
+    /// The trimmed contents of the file the environment variable `variable` names, or nil when it is not set.
+    private func fileContents(_ variable: String) throws -> String? {
+        guard let path = environment[variable], !path.isEmpty else { return nil }
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("\(variable) names \(path), which cannot be read")
         }
-        return BrokerOptions.defaultURL
     }
 }
 

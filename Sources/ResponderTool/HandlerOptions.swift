@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RedGreenExample
 import Responder
+import ResponderPostgres
 
 /// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`.
 struct HandlerOptions: ParsableArguments {
@@ -13,7 +15,7 @@ struct HandlerOptions: ParsableArguments {
     var categories: String?
 
     @Option(
-        help: "The SQLite state file, created if missing and shareable by several processes, or :memory: for state that lasts one run. (env: RESPONDER_STATE; default: \(defaultStatePath) in the working directory)")
+        help: "The SQLite state file, created if missing and shareable by several processes; or postgres://USER:PASSWORD@HOST:PORT/DATABASE (parameters sslmode, sslrootcert, pool_size, connect_timeout, schema) for a fleet; or :memory: for state that lasts one run. (env: RESPONDER_STATE, or RESPONDER_STATE_FILE naming a file that holds it; default: \(defaultStatePath) in the working directory)")
     var state: String?
 
     @Option(help: "Hours a processed event id is remembered for deduplication. (env: RESPONDER_INBOX_RETENTION_HOURS; default: 168)")
@@ -32,18 +34,21 @@ struct HandlerOptions: ParsableArguments {
         return registry
     }
 
-    /// The state store `--state` names.
-    func openStore(_ environment: EnvironmentFallback) throws -> any StateStore {
-        let path = try environment.resolve(state, "RESPONDER_STATE", default: Self.defaultStatePath)
+    /// The state store `--state` names, its PostgreSQL schema migrated; the result's service must run while it is
+    /// used.
+    func openStore(_ environment: EnvironmentFallback, logger: Logger) async throws -> OpenedState {
+        let location = try StateLocation(try stateText(environment))
         let hours = try environment.resolve(inboxRetentionHours, "RESPONDER_INBOX_RETENTION_HOURS", default: 168)
         let days = try environment.resolve(notificationRetentionDays, "RESPONDER_NOTIFICATION_RETENTION_DAYS", default: 30)
         guard hours > 0, days > 0 else {
             throw ValidationError("retention periods must be positive: \(hours) hours, \(days) days")
         }
-        let inbox = Duration.seconds(hours * 3600)
-        let notifications = Duration.seconds(days * 86_400)
-        return path == ":memory:"
-            ? InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
-            : try SQLiteStateStore(path: path, inboxRetention: inbox, notificationRetention: notifications)
+        return try await location.open(
+            inboxRetention: .seconds(hours * 3600), notificationRetention: .seconds(days * 86_400), logger: logger)
+    }
+
+    /// What `--state`, `RESPONDER_STATE` or `RESPONDER_STATE_FILE` says.
+    func stateText(_ environment: EnvironmentFallback) throws -> String {
+        try environment.stateLocation(state, default: Self.defaultStatePath)
     }
 }

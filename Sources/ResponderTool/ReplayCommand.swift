@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Responder
+import ResponderPostgres
 
 /// `responder replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
 struct ReplayCommand: AsyncParsableCommand {
@@ -31,11 +32,15 @@ struct ReplayCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .error
 
     func run() async throws {
-        _ = bootstrapLogging(level: logLevel)
+        let logger = bootstrapLogging(level: logLevel)
         let environment = EnvironmentFallback()
-        let store = try handlers.openStore(environment)
-        defer { try? (store as? SQLiteStateStore)?.close() }
-        let pipeline = ResponsePipeline(registry: try handlers.makeRegistry(environment), store: store)
+        let state = try await handlers.openStore(environment, logger: logger)
+        let service = Task { try await state.service?.run() }
+        defer {
+            service.cancel()
+            try? state.close()
+        }
+        let pipeline = ResponsePipeline(registry: try handlers.makeRegistry(environment), store: state.store)
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()

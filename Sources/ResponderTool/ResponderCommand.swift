@@ -8,6 +8,6 @@ struct ResponderCommand: AsyncParsableCommand {
         abstract: "Routes notification responses to their handlers and publishes action-set updates.",
         subcommands: [
             RunCommand.self, ReplayCommand.self, PublishCommand.self, RecordCommand.self, WatchCommand.self,
-            RedriveCommand.self, TopologyCommand.self, HealthCommand.self,
+            RedriveCommand.self, TopologyCommand.self, HealthCommand.self, MigrateCommand.self,
         ])
 }

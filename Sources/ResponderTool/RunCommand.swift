@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import Prometheus
 import Responder
+import ResponderPostgres
 import ResponderWorker
 import ServiceLifecycle
 
@@ -69,7 +70,8 @@ struct RunCommand: AsyncParsableCommand {
         pipelineConfiguration.maxBodySize = try environment.resolve(
             maxBodySize, "RESPONDER_MAX_BODY_SIZE", default: pipelineConfiguration.maxBodySize)
         pipelineConfiguration.stepReached = try FaultInjection.stepCallback(environment.environment)
-        let store = try handlers.openStore(environment)
+        let state = try await handlers.openStore(environment, logger: logger)
+        let store = state.store
         let pipeline = ResponsePipeline(
             registry: try handlers.makeRegistry(environment), store: store, configuration: pipelineConfiguration,
             logger: logger)
@@ -82,8 +84,9 @@ struct RunCommand: AsyncParsableCommand {
             port: try environment.resolve(metricsPort, "RESPONDER_METRICS_PORT", default: 9090),
             registry: metricsRegistry, readiness: readiness, logger: logger)
 
+        // A graceful shutdown stops the services last to first: the store's (PostgreSQL's pool) after the worker.
         var group = ServiceGroupConfiguration(
-            services: [
+            services: (state.service.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 .init(service: worker, successTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: http),
                 .init(service: InboxPruning(store: store, logger: logger)),
@@ -100,7 +103,7 @@ struct RunCommand: AsyncParsableCommand {
                 "prefetch": "\(configuration.prefetch)", "concurrency": "\(configuration.concurrency)",
             ])
         try await ServiceGroup(configuration: group).run()
-        try (store as? SQLiteStateStore)?.close()
+        try state.close()
         logger.info("stopped")
     }
 }

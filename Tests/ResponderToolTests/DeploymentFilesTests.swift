@@ -73,7 +73,7 @@ struct DeploymentFilesTests {
         let all = try Self.scriptsTestArray("packages")
         let build = try Self.scriptsTestArray("build_packages")
         #expect(all.first == "\"${build_packages[@]}\"", "the build packages are part of what scripts/test installs")
-        #expect(Set(all.dropFirst()) == ["rabbitmq-server", "openssl", "docker-compose"])
+        #expect(Set(all.dropFirst()) == ["rabbitmq-server", "postgresql", "openssl", "docker-compose"])
         #expect(try Self.text("scripts/test").contains("import jsonschema"))
         let demo = try Self.text("scripts/demo")
         #expect(build.allSatisfy { demo.contains($0) }, "the demo installs the build packages too")
