@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
+        .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
@@ -31,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/test builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // librabbitmq (rabbitmq-c 0.11) as Debian's librabbitmq-dev installs it.
@@ -68,15 +70,34 @@ let package = Package(
             ],
             swiftSettings: fuzzing
         ),
+        // The store conformance suite runs every StateStore, PostgreSQL's included (POSTGRES_URL), through the same
+        // tests, so the PostgreSQL store's own tests live here too.
         .testTarget(
             name: "ResponderTests",
             dependencies: [
                 "Responder",
+                "ResponderPostgres",
                 "NotificationEvents",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To hold another connection's write lock open, which GRDB refuses to do.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+
+        // The state store on a PostgreSQL server, for a fleet of workers; kept out of Responder so that a worker on
+        // SQLite does not link postgres-nio's stack.
+        .target(
+            name: "ResponderPostgres",
+            dependencies: [
+                "Responder",
+                "NotificationEvents",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // PostgresClient throws the pool's circuit-breaker error as it is, of this module's type.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -143,6 +164,7 @@ let package = Package(
                 "NotificationEvents",
                 "Responder",
                 "ResponderWorker",
+                "ResponderPostgres",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -169,8 +191,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolTests",
             dependencies: [
-                "ResponderCommands", "ResponderWorker", "Responder", "RedGreenExample", "NotificationEvents", "AMQP",
-                "WorkerHarness",
+                "ResponderCommands", "ResponderWorker", "ResponderPostgres", "Responder", "RedGreenExample",
+                "NotificationEvents", "AMQP", "WorkerHarness", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.

@@ -1,6 +1,7 @@
 """The clients the benchmark compares. Adding one is adding an entry to VARIANTS."""
 import os
 import subprocess
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
@@ -90,6 +91,20 @@ VARIANTS = [
         expected_outputs=lambda events, updates: updates,
         exits_when_done=False,
         unavailable=lambda setup: responder_lacks(setup, "run"),
+    ),
+    Variant(
+        name="responder-postgres",
+        summary="responder run with the PostgreSQL state store (scripts/postgres on this machine), a fresh schema per run",
+        command=lambda setup, prefetch, scratch: [str(setup.responder), "run", "--prefetch", str(prefetch)],
+        # The URL holds a password: it goes through the environment, never the command line.
+        env=lambda setup: {
+            "RESPONDER_AMQP_URL": setup.url,
+            "RESPONDER_STATE": f"{os.environ['BENCH_POSTGRES_URL']}?sslmode=disable&schema=bench_{uuid.uuid4().hex[:12]}",
+        },
+        expected_outputs=lambda events, updates: updates,
+        exits_when_done=False,
+        unavailable=lambda setup: responder_lacks(setup, "migrate")
+        or (None if os.environ.get("BENCH_POSTGRES_URL") else "BENCH_POSTGRES_URL is not set (scripts/bench sets it)"),
     ),
     Variant(
         name="responder-memory",

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Responder
+import ResponderPostgres
 
 /// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`.
 struct HandlerOptions: ParsableArguments {
@@ -32,22 +34,31 @@ struct HandlerOptions: ParsableArguments {
         return registry
     }
 
-    /// The state store `--state` names.
-    func openStore(_ environment: EnvironmentFallback) throws -> any StateStore {
-        let path = try Settings.state.resolve(state, environment)
+    /// The state store `--state` names, its PostgreSQL schema migrated; the result's service must run while it is
+    /// used.
+    func openStore(_ environment: EnvironmentFallback, logger: Logger) async throws -> OpenedState {
+        let text = try stateText(environment)
+        let location: StateLocation
+        do {
+            location = try StateLocation(text)
+        } catch {
+            throw SettingError("--state: \(error)")
+        }
         let inbox = Duration.seconds(try Settings.inboxRetentionHours.resolve(inboxRetentionHours, environment) * 3600)
         let notifications = Duration.seconds(
             try Settings.notificationRetentionDays.resolve(notificationRetentionDays, environment) * 86_400)
         let maximumSize = try Settings.maxStateSize.resolve(maxStateSize, environment)
-        if path == ":memory:" {
-            return InMemoryStateStore(inboxRetention: inbox, notificationRetention: notifications)
-        }
         do {
-            return try SQLiteStateStore(
-                path: path, inboxRetention: inbox, notificationRetention: notifications,
-                maximumSize: maximumSize == 0 ? nil : maximumSize)
+            return try await location.open(
+                inboxRetention: inbox, notificationRetention: notifications,
+                maximumSQLiteSize: maximumSize == 0 ? nil : maximumSize, logger: logger)
         } catch {
-            throw SettingError("cannot open the state file \(path): \(error)")
+            throw SettingError("cannot open the state store \(location): \(error)")
         }
+    }
+
+    /// What `--state`, `RESPONDER_STATE` or `RESPONDER_STATE_FILE` says.
+    func stateText(_ environment: EnvironmentFallback) throws(SettingError) -> String {
+        try environment.stateLocation(state)
     }
 }

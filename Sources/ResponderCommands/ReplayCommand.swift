@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Responder
+import ResponderPostgres
 
 /// `replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
 struct ReplayCommand: AsyncParsableCommand {
@@ -29,13 +30,17 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = EnvironmentFallback()
-        _ = bootstrapLogging(level: try Settings.replayLogLevel.resolve(logLevel, environment))
+        let logger = bootstrapLogging(level: try Settings.replayLogLevel.resolve(logLevel, environment))
         try ReadableFile.check(fixture, as: "FIXTURE")
         let expect = try Settings.expect.resolveOptional(self.expect, environment)
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
-        let store = try handlers.openStore(environment)
-        defer { try? (store as? SQLiteStateStore)?.close() }
-        let pipeline = ResponsePipeline(registry: registry, store: store)
+        let state = try await handlers.openStore(environment, logger: logger)
+        let service = Task { try await state.service?.run() }
+        defer {
+            service.cancel()
+            try? state.close()
+        }
+        let pipeline = ResponsePipeline(registry: registry, store: state.store)
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()

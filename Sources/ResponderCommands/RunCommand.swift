@@ -58,13 +58,13 @@ struct RunCommand: AsyncParsableCommand {
         let configuration = try workerConfiguration(environment)
         let pipeline = try pipelineConfiguration(environment)
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
-        let store = try handlers.openStore(environment)
+        let state = try await handlers.openStore(environment, logger: logger)
         let metrics = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         let worker = Worker(
-            registry: registry, store: store, configuration: configuration, pipeline: pipeline, metrics: metrics,
-            logger: logger)
+            registry: registry, store: state.store, storeService: state.service, configuration: configuration,
+            pipeline: pipeline, metrics: metrics, logger: logger)
         try await worker.run()
-        try (store as? SQLiteStateStore)?.close()
+        try state.close()
     }
 }

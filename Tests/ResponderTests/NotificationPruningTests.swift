@@ -8,47 +8,12 @@ import Testing
 /// Notifications that nothing changed for the retention period are forgotten with their handlers' states, so the
 /// state does not grow with every notification ever sent; one that is pruned starts afresh.
 @Suite struct NotificationPruningTests {
-    private func change(
-        _ request: String, event: String, at date: Date, version: Int64 = 0, in store: any StateStore
-    ) async throws -> CommitResult {
-        let record = NotificationRecord(
-            requestIdentifier: request, categoryIdentifier: "photo-category", actions: [Fixtures.like],
-            handlerStates: ["likes": Array(#"{"taps":1}"#.utf8)], version: version)
-        let entry = InboxEntry(eventID: event, requestIdentifier: request, outputs: [], processedAt: date)
-        return try await store.commit(StateCommit(inboxEntry: entry, notification: record))
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func onlyNotificationsUnchangedForTheRetentionAreForgotten(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try kind.make(in: directory)
-        let now = Date()
-        #expect(try await change("old", event: "o1", at: now.addingTimeInterval(-31 * 86_400), in: store) == .committed)
-        #expect(try await change("kept", event: "k1", at: now.addingTimeInterval(-31 * 86_400), in: store) == .committed)
-        // A later change keeps a notification, however old its first one.
-        #expect(try await change("kept", event: "k2", at: now.addingTimeInterval(-3_600), version: 1, in: store) == .committed)
-
-        let cutoff = now.addingTimeInterval(-store.notificationRetention.seconds)
-        #expect(try await store.pruneNotifications(changedBefore: cutoff) == 1)
-        #expect(try await store.notification("old") == nil)
-        #expect(try await store.notification("kept")?.handlerStates["likes"] == Array(#"{"taps":1}"#.utf8))
-        // Its handler states went with it: it starts afresh, at version 1.
-        #expect(try await store.load(requestIdentifier: "old", eventID: "o2") == .unprocessed(nil))
-        #expect(try await change("old", event: "o2", at: now, in: store) == .committed)
-        #expect(try await store.notification("old")?.version == 1)
-    }
-
-    @Test func theDefaultRetentionIsThirtyDays() throws {
-        let directory = try TemporaryDirectory()
-        #expect(InMemoryStateStore().notificationRetention == .seconds(30 * 86_400))
-        #expect(try SQLiteStateStore(path: directory.path("s.sqlite")).notificationRetention == .seconds(30 * 86_400))
-    }
 
     /// The worker's pruning pass forgets old inbox entries and old notifications, and stops when cancelled.
     @Test(.timeLimit(.minutes(1)))
     func thePruningPassForgetsInboxEntriesAndNotifications() async throws {
         let store = InMemoryStateStore(inboxRetention: .zero, notificationRetention: .zero)
-        #expect(try await change("n", event: "e1", at: .distantPast, in: store) == .committed)
+        #expect(try await store.change("n", event: "e1", at: .distantPast) == .committed)
         let pruning = Task { await store.runPruning(every: .milliseconds(10), logger: CapturingLogHandler.logger().0) }
         while true {
             let notification = await store.notification("n")
@@ -89,7 +54,7 @@ import Testing
         let store = try SQLiteStateStore(path: path)
         #expect(try await store.notification("n1")?.version == 4)
         #expect(try await store.pruneNotifications(changedBefore: Date().addingTimeInterval(-60)) == 0)
-        #expect(try await change("n1", event: "e5", at: Date(), version: 4, in: store) == .committed)
+        #expect(try await store.change("n1", event: "e5", at: Date(), version: 4) == .committed)
         try store.close()
         let upgraded = try DatabaseQueue(path: path)
         #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)

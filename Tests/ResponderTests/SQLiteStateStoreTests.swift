@@ -41,40 +41,6 @@ import Testing
         try reopened.close()
     }
 
-    @Test func twoStoresOnOneFileSeeEachOthersCommits() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("state.sqlite")
-        let one = try SQLiteStateStore(path: path)
-        let other = try SQLiteStateStore(path: path)
-        _ = try await pipeline(one).process(Events.message(Events.response(id: "e1")))
-        let fromOther = try await pipeline(other).process(Events.message(Events.response(id: "e2")))
-        #expect(try fromOther.outputs.first?.update.data.actions.map(\.identifier) == ["taps-2"])
-        #expect(try await pipeline(one).process(Events.message(Events.response(id: "e2"))).disposition == .deduplicated)
-        try one.close()
-        try other.close()
-    }
-
-    @Test func concurrentWritersOnOneFileLoseNoTap() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("state.sqlite")
-        let stores = try (0..<3).map { _ in try SQLiteStateStore(path: path) }
-        let pipelines = try stores.map(pipeline)
-        await withTaskGroup(of: Void.self) { group in
-            for (index, pipeline) in pipelines.enumerated() {
-                group.addTask {
-                    for n in 0..<10 {
-                        let outcome = await pipeline.process(Events.message(Events.response(id: "w\(index)-\(n)")))
-                        #expect(outcome.disposition == .updated)
-                    }
-                }
-            }
-        }
-        let record = try #require(try await stores[0].notification("note-1"))
-        #expect(record.version == 30)
-        #expect(record.actions.map(\.identifier) == ["taps-30"])
-        for store in stores { try store.close() }
-    }
-
     @Test func aFileOfANewerSchemaIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")

@@ -1,5 +1,7 @@
 import AMQP
 import Foundation
+import Logging
+import ResponderPostgres
 import ResponderWorker
 import Testing
 import WorkerHarness
@@ -78,9 +80,10 @@ import WorkerHarness
     }
 
     @Test(arguments: [["--notification-retention-days", "0"], ["--inbox-retention-hours", "0"]])
-    func retentionPeriodsMustBePositive(arguments: [String]) {
-        #expect(throws: SettingError.self) {
-            try HandlerOptions.parse(arguments + ["--state", ":memory:"]).openStore(EnvironmentFallback(environment: [:]))
+    func retentionPeriodsMustBePositive(arguments: [String]) async {
+        await #expect(throws: SettingError.self) {
+            try await HandlerOptions.parse(arguments + ["--state", ":memory:"])
+                .openStore(EnvironmentFallback(environment: [:]), logger: Logger(label: "test"))
         }
     }
 
@@ -131,15 +134,37 @@ import WorkerHarness
         return url.path
     }
 
-    @Test func theStateFileFollowsTheSameOrder() throws {
+    @Test func theStateFileFollowsTheSameOrder() async throws {
         let folder = try Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fromEnvironment = folder.appendingPathComponent("env.sqlite").path
         let fromFlag = folder.appendingPathComponent("flag.sqlite").path
         let environment = EnvironmentFallback(environment: ["RESPONDER_STATE": fromEnvironment])
-        _ = try HandlerOptions.parse([]).openStore(environment)
+        _ = try await HandlerOptions.parse([]).openStore(environment, logger: Logger(label: "test"))
         #expect(FileManager.default.fileExists(atPath: fromEnvironment))
-        _ = try HandlerOptions.parse(["--state", fromFlag]).openStore(environment)
+        _ = try await HandlerOptions.parse(["--state", fromFlag]).openStore(environment, logger: Logger(label: "test"))
         #expect(FileManager.default.fileExists(atPath: fromFlag))
+    }
+
+    /// A PostgreSQL URL's password can stay off command lines and out of the environment: RESPONDER_STATE_FILE
+    /// names a file holding the URL (a mounted secret). RESPONDER_STATE and the flag win over it.
+    @Test func theStateURLCanComeFromAFile() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("state-url")
+        try "postgres://fleet:s3cret@db:5432/responder?sslmode=require\n".write(to: file, atomically: true, encoding: .utf8)
+        let fromFile = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": file.path])
+        let text = try HandlerOptions.parse([]).stateText(fromFile)
+        guard case .postgres(let url) = try StateLocation(text) else {
+            Issue.record("not a PostgreSQL location")
+            return
+        }
+        #expect(url.host == "db" && url.tlsMode == .require)
+        #expect(!"\(StateLocation.postgres(url))".contains("s3cret"))
+        let both = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": file.path, "RESPONDER_STATE": ":memory:"])
+        #expect(try HandlerOptions.parse([]).stateText(both) == ":memory:")
+        #expect(try HandlerOptions.parse(["--state", "x.sqlite"]).stateText(fromFile) == "x.sqlite")
+        let missing = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": folder.appendingPathComponent("none").path])
+        #expect(throws: SettingError.self) { try HandlerOptions.parse([]).stateText(missing) }
     }
 }

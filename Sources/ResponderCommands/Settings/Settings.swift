@@ -61,7 +61,9 @@ enum Settings {
     static let state = Setting<String>.text(
         "state", "RESPONDER_STATE", default: "responder-state.sqlite",
         defaultDescription: "responder-state.sqlite in the working directory",
-        "The SQLite state file, created if missing and shareable by several processes, or :memory: for state that lasts one run.")
+        "The SQLite state file, created if missing and shareable by several processes; or postgres://USER:PASSWORD@HOST:PORT/DATABASE (parameters sslmode, sslrootcert, pool_size, connect_timeout, schema) for a fleet; or :memory: for state that lasts one run. RESPONDER_STATE_FILE may name a file that holds it instead (a mounted secret).")
+    /// The variable naming a file that holds the state location, read when neither the flag nor the variable is set.
+    static let stateFileVariable = "RESPONDER_STATE_FILE"
     static let inboxRetentionHours = Setting<Int>.wholeNumber(
         "inbox-retention-hours", "RESPONDER_INBOX_RETENTION_HOURS",
         default: Int(StateRetention.inbox.components.seconds / 3600), in: 1...876_000,

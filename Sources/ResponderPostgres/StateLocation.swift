@@ -1,0 +1,77 @@
+import Logging
+import Responder
+import ServiceLifecycle
+
+/// Where a worker's state lives, as `--state` names it: `:memory:`, a SQLite file, or a PostgreSQL URL
+/// (`postgres://` or `postgresql://`, see ``PostgresURL``).
+public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
+    /// State that lasts one run (``InMemoryStateStore``).
+    case memory
+    /// A SQLite file (``SQLiteStateStore``), created if missing.
+    case sqlite(path: String)
+    /// A PostgreSQL server (``PostgresStateStore``).
+    case postgres(PostgresURL)
+
+    /// The location `text` names. Text that starts with a PostgreSQL scheme must be a valid URL (it is never
+    /// taken for a file name); anything else but `:memory:` is a file path.
+    public init(_ text: String) throws(PostgresURLError) {
+        let lowered = text.prefix(11).lowercased()
+        if lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:") {
+            self = .postgres(try PostgresURL(text))
+        } else if text == ":memory:" {
+            self = .memory
+        } else {
+            self = .sqlite(path: text)
+        }
+    }
+
+    /// The location without secrets, for logs.
+    public var description: String {
+        switch self {
+        case .memory: ":memory:"
+        case .sqlite(let path): path
+        case .postgres(let url): url.description
+        }
+    }
+
+    /// Opens the store, first bringing a PostgreSQL schema up to date (``PostgresStateStore/migrate(_:logger:)``).
+    /// The result's ``OpenedState/service`` must run while the store is used. `maximumSQLiteSize` caps a SQLite
+    /// file (``SQLiteStateStore/init(path:inboxRetention:notificationRetention:busyTimeout:maximumSize:)``).
+    public func open(
+        inboxRetention: Duration, notificationRetention: Duration, maximumSQLiteSize: Int? = nil, logger: Logger
+    ) async throws -> OpenedState {
+        switch self {
+        case .memory:
+            return OpenedState(
+                store: InMemoryStateStore(inboxRetention: inboxRetention, notificationRetention: notificationRetention))
+        case .sqlite(let path):
+            return OpenedState(
+                store: try SQLiteStateStore(
+                    path: path, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
+                    maximumSize: maximumSQLiteSize))
+        case .postgres(let url):
+            try await PostgresStateStore.migrate(url, logger: logger)
+            let store = PostgresStateStore(
+                url: url, inboxRetention: inboxRetention, notificationRetention: notificationRetention, logger: logger)
+            return OpenedState(store: store, service: store)
+        }
+    }
+
+    /// Creates or upgrades the store's schema and nothing else, for deploy pipelines that migrate before they
+    /// start workers; returns what it did, for operators.
+    public func migrate(logger: Logger) async throws -> String {
+        switch self {
+        case .memory:
+            return "an in-memory store has no schema to migrate"
+        case .sqlite(let path):
+            // Opening a SQLite store creates or upgrades its tables.
+            try SQLiteStateStore(path: path).close()
+            return "the SQLite state file \(path) is up to date"
+        case .postgres(let url):
+            let (found, now) = try await PostgresStateStore.migrate(url, logger: logger)
+            return found == now
+                ? "the PostgreSQL state store in schema \(url.schema) was at version \(now) already"
+                : "migrated the PostgreSQL state store in schema \(url.schema) from version \(found) to \(now)"
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Responder
+import Testing
+
+@testable import ResponderPostgres
+
+/// What only the PostgreSQL store does: migrations shared by a fleet, batched pruning one worker at a time, and
+/// clear, bounded failures on a wrong URL. (Its StateStore behaviour is in StateStoreConformanceTests.)
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+struct PostgresStateStoreTests {
+    /// Runs `sql` on a connection of its own in `url`'s schema, returning the first column of each row as text.
+    private func query(_ sql: String, in url: PostgresURL) async throws -> [String] {
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(), id: 9, logger: .quiet)
+        var values: [String] = []
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(url.schema)"), logger: .quiet)
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: .quiet)
+                .decode(String.self)
+            {
+                values.append(value)
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return values
+    }
+
+    @Test func tenWorkersStartingTogetherApplyTheMigrationsOnce() async throws {
+        let url = try TestPostgres.freshURL()
+        let results = try await withThrowingTaskGroup(of: (found: Int, now: Int).self) { group in
+            for _ in 0..<10 { group.addTask { try await PostgresStateStore.migrate(url, logger: .quiet) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter { $0.found == 0 }.count == 1)
+        #expect(results.allSatisfy { $0.now == PostgresStateStore.schemaVersion })
+        #expect(
+            try await query("SELECT string_agg(version::text, ',') FROM responder_schema_migration", in: url)
+                == ["1"])
+    }
+
+    @Test func aSchemaNewerThanThisBuildIsRefused() async throws {
+        let url = try TestPostgres.freshURL()
+        try await PostgresStateStore.migrate(url, logger: .quiet)
+        _ = try await query("INSERT INTO responder_schema_migration (version) VALUES (99) RETURNING ''", in: url)
+        let error = try await #require(throws: PostgresSchemaTooNew.self) {
+            try await PostgresStateStore.migrate(url, logger: .quiet)
+        }
+        #expect(error.found == 99)
+        #expect("\(error)".contains("version 99, newer than this responder knows"))
+    }
+
+    @Test func aWrongPasswordFailsAtStartWithoutShowingIt() async throws {
+        var url = try TestPostgres.freshURL()
+        url.password = "not-the-password-42"
+        let error = await #expect(throws: StateStoreUnavailable.self) {
+            try await PostgresStateStore.migrate(url, logger: .quiet)
+        }
+        let text = "\(String(reflecting: error))"
+        #expect(!text.contains("not-the-password-42"))
+        #expect(text.contains("28P01 password authentication failed"), "\(text)")
+    }
+
+    @Test(arguments: ["127.0.0.1:1", "no-such-host.invalid:5432"])
+    func anUnreachableServerFailsAtStart(address: String) async throws {
+        let url = try PostgresURL("postgres://responder:pw@\(address)/responder?connect_timeout=5")
+        let error = await #expect(throws: StateStoreUnavailable.self) {
+            try await PostgresStateStore.migrate(url, logger: .quiet)
+        }
+        #expect(error?.reason.contains("connection lost or refused") == true, "\(String(describing: error))")
+    }
+
+    /// The pool retries a server it cannot reach; the store does not wait for it past its timeout: the worker
+    /// pauses on StateStoreUnavailable instead of hanging (postgres-nio#565).
+    @Test func aStoreThatCannotConnectIsUnavailableNotHanging() async throws {
+        let url = try PostgresURL("postgres://responder:pw@127.0.0.1:1/responder?connect_timeout=1")
+        let store = PostgresStateStore(url: url, timeout: .seconds(2), logger: .quiet)
+        let running = Task { await store.run() }
+        defer { running.cancel() }
+        let error = await #expect(throws: StateStoreUnavailable.self) {
+            try await store.load(requestIdentifier: "n", eventID: "e")
+        }
+        #expect(error?.reason.contains("PostgreSQL") == true)
+        let commit = StateCommit(
+            inboxEntry: InboxEntry(eventID: "e", requestIdentifier: "n", outputs: [], processedAt: .now),
+            notification: nil)
+        await #expect(throws: StateStoreUnavailable.self) { try await store.commit(commit) }
+    }
+
+    @Test func pruningDeletesInBatchesAndOnlyOneWorkerPrunesAtATime() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await TestPostgres.store(in: directory, pruningBatch: 10)
+        let old = Date().addingTimeInterval(-30 * 86_400)
+        for n in 0..<95 {
+            let entry = InboxEntry(eventID: "e\(n)", requestIdentifier: "n", outputs: [], processedAt: old)
+            #expect(try await store.commit(StateCommit(inboxEntry: entry, notification: nil)) == .committed)
+        }
+        let url = try TestPostgres.schemaURL(directory.schema ?? "")
+        // Another worker is pruning: it holds the lock, so this one prunes nothing.
+        let other = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(), id: 8, logger: .quiet)
+        try await other.query(PostgresQuery(unsafeSQL: "SET search_path TO \(url.schema)"), logger: .quiet)
+        try await other.query(
+            PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(PostgresSchema.lockClass + 1), hashtext(current_schema()))"),
+            logger: .quiet)
+        #expect(try await store.pruneInbox(processedBefore: .now) == 0)
+        try await other.query(
+            PostgresQuery(unsafeSQL: "SELECT pg_advisory_unlock(\(PostgresSchema.lockClass + 1), hashtext(current_schema()))"),
+            logger: .quiet)
+        try await other.close()
+        #expect(try await store.pruneInbox(processedBefore: .now) == 95)
+        #expect(try await query("SELECT count(*)::text FROM inbox", in: url) == ["0"])
+    }
+
+    @Test func theOtherWorkerOfARaceGetsTheWinnersOutputs() async throws {
+        let directory = try TemporaryDirectory()
+        let one = try await TestPostgres.store(in: directory)
+        let other = try await TestPostgres.store(sharingWith: directory)
+        let output = OutboundMessage(exchange: "x", routingKey: "r", body: [0, 1, 2], properties: MessageProperties())
+        // Without a notification change, only the inbox key decides: still one winner.
+        for round in 0..<20 {
+            let mine = InboxEntry(eventID: "e\(round)", requestIdentifier: "n", outputs: [output], processedAt: .now)
+            var theirs = mine
+            theirs.outputs = []
+            async let first = one.commit(StateCommit(inboxEntry: mine, notification: nil))
+            async let second = other.commit(StateCommit(inboxEntry: theirs, notification: nil))
+            let results = try await [first, second]
+            #expect(
+                results == [.committed, .alreadyProcessed([output])] || results == [.alreadyProcessed([]), .committed],
+                "\(results)")
+        }
+    }
+
+    /// sslmode as libpq means it, against scripts/postgres's certificate (for localhost, by a throwaway CA).
+    @Test func tlsIsUsedAndVerifiedAsSslmodeSays() async throws {
+        let folder = try #require(ProcessInfo.processInfo.environment["POSTGRES_TLS_DIR"], "run scripts/test")
+        var url = try TestPostgres.freshURL()
+        url.host = "localhost"
+        url.tlsMode = .verifyFull
+        url.rootCertificatePath = folder + "/ca.pem"
+        try await PostgresStateStore.migrate(url, logger: .quiet)
+        #expect(try await query("SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()", in: url) == ["true"])
+
+        var unverified = url
+        unverified.tlsMode = .require
+        unverified.rootCertificatePath = nil
+        #expect(try await query("SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()", in: unverified) == ["true"])
+
+        var wrongName = url
+        wrongName.host = "127.0.0.1"
+        await #expect(throws: StateStoreUnavailable.self) { try await PostgresStateStore.migrate(wrongName, logger: .quiet) }
+        var untrusted = url
+        untrusted.rootCertificatePath = nil
+        await #expect(throws: StateStoreUnavailable.self) { try await PostgresStateStore.migrate(untrusted, logger: .quiet) }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Logging
+import NotificationEvents
+import Responder
+import Testing
+
+/// What every ``StateStore`` must do, checked on each of them alike (in memory, SQLite, PostgreSQL): atomic
+/// commits under optimistic concurrency, dedupe with byte-identical outputs, retention and pruning, and several
+/// writers (another store on the same state, as another worker process) at once.
+@Suite struct StateStoreConformanceTests {
+    private func entry(_ id: String, _ request: String = "n", outputs: [OutboundMessage] = [], at date: Date = .now)
+        -> InboxEntry
+    {
+        InboxEntry(eventID: id, requestIdentifier: request, outputs: outputs, processedAt: date)
+    }
+
+
+    /// Outputs with every byte value in the body and the properties a worker sets.
+    private let outputs = [
+        OutboundMessage(
+            exchange: "notifications.action-updates", routingKey: "photo-category", body: Array(0...255) + [0, 0],
+            properties: MessageProperties(
+                contentType: "application/cloudevents+json", messageId: "e1/actions-updated",
+                headers: ["traceparent": .string("00-a-b-01"), "version": .integer(3)])),
+        OutboundMessage(exchange: "", routingKey: "é ✓", body: [], properties: MessageProperties()),
+    ]
+
+    private func pipeline(_ store: any StateStore, _ handler: TestExtension) throws -> ResponsePipeline {
+        var configuration = PipelineConfiguration()
+        // Writers that contend for one notification all make progress, but any one may lose many times in a row.
+        configuration.maxConflictRetries = 1000
+        return ResponsePipeline(
+            registry: try Fixtures.registry(extension: handler), store: store, configuration: configuration,
+            logger: .quiet)
+    }
+
+    private let counter = TestExtension(actionSets: { state in
+        [[NotificationAction(identifier: "taps-\(state.taps)", title: "")]]
+    })
+
+    @Test(arguments: StoreKind.allCases)
+    func aCommitIsReadBackWholeAndItsOutputsByteForByte(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let record = NotificationRecord(
+            requestIdentifier: "n", categoryIdentifier: "photo-category", actions: [Fixtures.like, Fixtures.share],
+            handlerStates: ["a": Array(#"{"x":"\u0000é"}"#.utf8), "b": []])
+        #expect(try await store.load(requestIdentifier: "n", eventID: "e1") == .unprocessed(nil))
+        #expect(
+            try await store.commit(StateCommit(inboxEntry: entry("e1", outputs: outputs), notification: record))
+                == .committed)
+        var stored = record
+        stored.version = 1
+        #expect(try await store.notification("n") == stored)
+        #expect(try await store.load(requestIdentifier: "n", eventID: "e2") == .unprocessed(stored))
+        guard case .processed(let again) = try await store.load(requestIdentifier: "n", eventID: "e1") else {
+            Issue.record("e1 is not processed")
+            return
+        }
+        #expect(again == outputs)
+        #expect(again.map(\.body) == outputs.map(\.body))
+        #expect(again.map { EventCodec.encode($0.properties) } == outputs.map { EventCodec.encode($0.properties) })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCommitOfAnEventProcessedMeanwhileReturnsTheStoredOutputs(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1", outputs: outputs), notification: nil)) == .committed)
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: nil)) == .alreadyProcessed(outputs))
+        // With a notification change too: nothing of it is written.
+        let record = NotificationRecord(requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like])
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .alreadyProcessed(outputs))
+        #expect(try await store.notification("n") == nil)
+        #expect(try await store.load(requestIdentifier: "n", eventID: "e1") == .processed(outputs))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aStaleCommitWritesNothing(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let record = NotificationRecord(requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like])
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .committed)
+        // A second writer that also started from "no record" loses.
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e2"), notification: record)) == .versionConflict)
+        var current = try #require(try await store.notification("n"))
+        current.actions = [Fixtures.share]
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e3"), notification: current)) == .committed)
+        // A writer still holding version 1 loses too.
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e4"), notification: current)) == .versionConflict)
+        #expect(
+            try await store.load(requestIdentifier: "n", eventID: "e2")
+                == .unprocessed(try await store.notification("n")))
+        #expect(
+            try await store.load(requestIdentifier: "n", eventID: "e4")
+                == .unprocessed(try await store.notification("n")))
+        #expect(try await store.notification("n")?.version == 2)
+        #expect(try await store.notification("n")?.actions == [Fixtures.share])
+    }
+
+    /// A commit that says the actions did not change keeps the stored ones, and still writes the handler states.
+    @Test(arguments: StoreKind.allCases)
+    func unchangedActionsAreKeptAndStatesWritten(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        #expect(try await store.change("n", event: "e1", at: .now) == .committed)
+        var record = try #require(try await store.notification("n"))
+        record.handlerStates["likes"] = Array(#"{"taps":2}"#.utf8)
+        #expect(
+            try await store.commit(StateCommit(inboxEntry: entry("e2"), notification: record, actionsChanged: false))
+                == .committed)
+        let stored = try #require(try await store.notification("n"))
+        #expect(stored.version == 2)
+        #expect(stored.actions == [Fixtures.like])
+        #expect(stored.handlerStates["likes"] == Array(#"{"taps":2}"#.utf8))
+    }
+
+    /// Two commits of the same event at once (a redelivery racing the original, on two workers): one effect,
+    /// the same outputs for both.
+    @Test(arguments: StoreKind.allCases)
+    func twoCommitsOfTheSameEventAtOnceGiveOneEffect(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let one = try await kind.make(in: directory)
+        let other = try await kind.another(of: one, in: directory)
+        #expect(try await one.change("n", event: "e0", at: .now) == .committed)
+        let loaded = try #require(try await one.notification("n"))
+        for round in 1...10 {
+            let version = loaded.version + Int64(round) - 1
+            var record = loaded
+            record.version = version
+            record.handlerStates["likes"] = Array("{\"taps\":\(round)}".utf8)
+            let commit = StateCommit(inboxEntry: entry("e\(round)", outputs: outputs), notification: record)
+            async let first = one.commit(commit)
+            async let second = other.commit(commit)
+            let results = try await [first, second]
+            #expect(results.filter { $0 == .committed }.count == 1, "round \(round): \(results)")
+            #expect(results.filter { $0 == .alreadyProcessed(outputs) }.count == 1, "round \(round): \(results)")
+            #expect(try await one.notification("n")?.version == version + 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func storesOnTheSameStateSeeEachOthersCommits(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let one = try await kind.make(in: directory)
+        let other = try await kind.another(of: one, in: directory)
+        let first = try await pipeline(one, counter).process(Events.message(Events.response(id: "e1")))
+        let fromOther = try await pipeline(other, counter).process(Events.message(Events.response(id: "e2")))
+        #expect(try fromOther.outputs.first?.update.data.actions.map(\.identifier) == ["taps-2"])
+        let redelivered = try await pipeline(other, counter).process(Events.message(Events.response(id: "e1")))
+        #expect(redelivered.disposition == .deduplicated)
+        #expect(redelivered.outputs == first.outputs)
+        #expect(try await pipeline(one, counter).process(Events.message(Events.response(id: "e2"))).disposition == .deduplicated)
+        #expect(counter.journal.entries.map(\.eventID) == ["e1", "e2"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func concurrentWritersLoseNoTap(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await kind.make(in: directory)
+        var stores = [first]
+        for _ in 1..<3 { stores.append(try await kind.another(of: first, in: directory)) }
+        let pipelines = try stores.map { try pipeline($0, counter) }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, pipeline) in pipelines.enumerated() {
+                group.addTask {
+                    for n in 0..<10 {
+                        let outcome = await pipeline.process(Events.message(Events.response(id: "w\(index)-\(n)")))
+                        #expect(outcome.disposition == .updated)
+                    }
+                }
+            }
+        }
+        let record = try #require(try await stores[0].notification("note-1"))
+        #expect(record.version == 30)
+        #expect(record.actions.map(\.identifier) == ["taps-30"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pruningForgetsOnlyOldInboxEntries(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let now = Date()
+        for n in 0..<25 {
+            _ = try await store.commit(
+                StateCommit(inboxEntry: entry("old-\(n)", at: now.addingTimeInterval(-8 * 86_400)), notification: nil))
+        }
+        _ = try await store.commit(StateCommit(inboxEntry: entry("recent", at: now.addingTimeInterval(-3_600)), notification: nil))
+        let pruned = try await store.pruneInbox(processedBefore: now.addingTimeInterval(-store.inboxRetention.seconds))
+        #expect(pruned == 25)
+        #expect(try await store.load(requestIdentifier: "n", eventID: "old-0") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "n", eventID: "recent") == .processed([]))
+        // Nothing of the pruned entry is left behind: the same id can be processed afresh.
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("old-0", outputs: outputs), notification: nil)) == .committed)
+        #expect(try await store.load(requestIdentifier: "n", eventID: "old-0") == .processed(outputs))
+        #expect(try await store.pruneInbox(processedBefore: now.addingTimeInterval(-store.inboxRetention.seconds)) == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func onlyNotificationsUnchangedForTheRetentionAreForgotten(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let now = Date()
+        #expect(try await store.change("old", event: "o1", at: now.addingTimeInterval(-31 * 86_400)) == .committed)
+        #expect(try await store.change("kept", event: "k1", at: now.addingTimeInterval(-31 * 86_400)) == .committed)
+        // A later change keeps a notification, however old its first one.
+        #expect(try await store.change("kept", event: "k2", at: now.addingTimeInterval(-3_600), version: 1) == .committed)
+
+        let cutoff = now.addingTimeInterval(-store.notificationRetention.seconds)
+        #expect(try await store.pruneNotifications(changedBefore: cutoff) == 1)
+        #expect(try await store.notification("old") == nil)
+        #expect(try await store.notification("kept")?.handlerStates["likes"] == Array(#"{"taps":1}"#.utf8))
+        // Its handler states went with it: it starts afresh, at version 1.
+        #expect(try await store.load(requestIdentifier: "old", eventID: "o2") == .unprocessed(nil))
+        #expect(try await store.change("old", event: "o2", at: now) == .committed)
+        #expect(try await store.notification("old")?.version == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theDefaultRetentionsAreSevenAndThirtyDays(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        #expect(store.inboxRetention == .seconds(7 * 86_400))
+        #expect(store.notificationRetention == .seconds(30 * 86_400))
+    }
+}
