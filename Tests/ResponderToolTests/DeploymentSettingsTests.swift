@@ -8,24 +8,13 @@ import WorkerHarness
 /// readiness refusing), the metrics path is served, and each stop grace outlasts the worker's own grace period.
 @Suite(.timeLimit(.minutes(3)))
 struct DeploymentSettingsTests {
-    /// Variables the fleet variant sets that `responder run` reads only once the fleet issue's PostgreSQL store
-    /// lands (issue 12, on its own branch): the state URL in a file, as `RESPONDER_AMQP_URL_FILE` is for the broker's.
-    static let readOnceTheFleetStoreLands: Set<String> = ["RESPONDER_STATE_FILE"]
-
     @Test(arguments: KubernetesVariant.names)
     func everyVariableTheManifestSetsIsOneResponderReads(variant name: String) async throws {
         let surface = try await ResponderSurface.load()
         #expect(surface.variables.contains("RESPONDER_AMQP_URL_FILE"), "the help is read: \(surface.variables)")
         let variables = Set(try await KubernetesVariant.load(name).environment().keys)
         let unread = variables.subtracting(surface.variables)
-        #expect(unread.subtracting(Self.readOnceTheFleetStoreLands).isEmpty, "responder run reads no \(unread.sorted())")
-        if !variables.isDisjoint(with: Self.readOnceTheFleetStoreLands) {
-            // Once the store lands these are read, no issue is recorded, and withKnownIssue fails: then the list goes.
-            withKnownIssue("the fleet's variables that only the PostgreSQL store reads") {
-                let pending = unread.intersection(Self.readOnceTheFleetStoreLands)
-                #expect(pending.isEmpty, "responder run reads no \(pending.sorted()) yet")
-            }
-        }
+        #expect(unread.isEmpty, "responder run reads no \(unread.sorted())")
     }
 
     @Test(arguments: KubernetesVariant.names)

@@ -29,7 +29,8 @@ struct ImageLibrariesTests {
         let build = try await ChildProcess.run(swift, arguments: ["swift"] + arguments)
         guard build.status == 0 else { throw HarnessError("\(command) failed: \(build.output)") }
         let binPath = try await ChildProcess.run(swift, arguments: ["swift"] + arguments + ["--show-bin-path"])
-        guard binPath.status == 0, let folder = binPath.output.split(separator: "\n").last else {
+        // SwiftPM's warnings share the output; the path is the one line that is an absolute path.
+        guard binPath.status == 0, let folder = binPath.output.split(separator: "\n").last(where: { $0.hasPrefix("/") }) else {
             throw HarnessError("--show-bin-path failed: \(binPath.output)")
         }
         return URL(fileURLWithPath: String(folder)).appendingPathComponent("responder")
