@@ -7,7 +7,7 @@ import Synchronization
 /// `responder run` as a service: keeps a connection to the broker, consumes and handles inputs over it, and
 /// reconnects with capped exponential backoff and jitter when it is lost.
 ///
-/// While the state store is unavailable it pauses (``StorePause``): inputs stay in the queue, uncounted, and
+/// While the state store is unavailable it pauses: inputs stay in the queue, uncounted, and
 /// `/health/ready` says why.
 ///
 /// On graceful shutdown it stops consuming, finishes the inputs it holds, waits for their confirms and acks, closes

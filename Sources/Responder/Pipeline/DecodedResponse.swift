@@ -16,7 +16,7 @@ public struct DecodedResponse: Sendable {
 public struct InputRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable code.
     public var reason: DeadLetterReason
-    /// What is wrong, readable; never contains `userText`; bounded by ``DeadLetterInfo/boundedDetail(_:)``.
+    /// What is wrong, readable; never contains `userText`; bounded by `DeadLetterInfo.boundedDetail(_:)` (NotificationEvents).
     public var detail: String
 
     /// A rejection for `reason`.

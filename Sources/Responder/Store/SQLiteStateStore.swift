@@ -126,7 +126,7 @@ public final class SQLiteStateStore: StateStore {
     /// bounded amount to the WAL, which the automatic checkpoint recycles between them.
     static let pruningBatch = 2_000
 
-    /// Deletes in transactions of ``pruningBatch`` entries, oldest first (their outputs go with them), then
+    /// Deletes in transactions of `pruningBatch` entries, oldest first (their outputs go with them), then
     /// checkpoints the WAL; commits take turns with the batches.
     public func pruneInbox(processedBefore cutoff: Date) async throws -> Int {
         try await pruneInbox(processedBefore: cutoff, batchSize: Self.pruningBatch) { await Task.yield() }
@@ -158,7 +158,7 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Handler states go with their notification (ON DELETE CASCADE). The hourly pass walks the table in rowid
-    /// order, ``pruningBatch`` rows a transaction: an index on `changed_at` would cost a write on every commit to
+    /// order, `pruningBatch` rows a transaction: an index on `changed_at` would cost a write on every commit to
     /// save one scan an hour, and deleting "the first n old rows" again and again would scan the kept rows
     /// before them again in every batch.
     public func pruneNotifications(changedBefore cutoff: Date) async throws -> Int {
