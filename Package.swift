@@ -151,6 +151,8 @@ let package = Package(
             dependencies: [
                 "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "WorkerHarness", "IntakeFuzzing",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
