@@ -19,7 +19,6 @@ let package = Package(
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
-        .executable(name: "responder-bench", targets: ["ResponderBenchmark"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -151,6 +150,8 @@ let package = Package(
             dependencies: [
                 "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "WorkerHarness", "IntakeFuzzing",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -176,16 +177,6 @@ let package = Package(
         // The `responder` executable: the commands with the RedGreen sample registered.
         .executableTarget(name: "ResponderTool", dependencies: ["ResponderCommands", "RedGreenExample"]),
 
-        // Micro-benchmarks of the pipeline and replay, for profiling (scripts/bench measures the whole worker).
-        .executableTarget(
-            name: "ResponderBenchmark",
-            dependencies: [
-                "Responder",
-                "RedGreenExample",
-                "NotificationEvents",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         // The `responder` commands: their option resolution in-process, the commands as child processes, and
         // the demo and deployment files.
         .testTarget(

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes N RedGreen notification-response events as fixture lines (JSON Lines) to stdout.
 
-    Benchmarks/make_events.py N [--notifications K] [--seed S] > events.jsonl
+    Benchmarks/make_events.py N [--mix redgreen|every-update] [--notifications K] [--seed S] > events.jsonl
 
 Each line is one delivery to the input exchange in the fixture-line shape (exchange, routingKey, properties, body);
-the body is a CloudEvents `notification.response.v1` event. The mix is what RedGreen users do: mostly rotations,
-some resets, opens and dismissals, over K notifications (default 2,000) of the red and green categories, interleaved.
+the body is a CloudEvents `notification.response.v1` event, over K notifications of the red and green categories,
+interleaved. Two mixes:
+- `redgreen` (default, K = 2,000): what RedGreen users do, mostly rotations, some resets, opens and dismissals;
+  about one event in four changes a notification's buttons, so yields an update.
+- `every-update` (K = 1,000): each notification's taps alternate rotate, reset, rotate, ...; in RedGreen each of
+  them changes the buttons, so every event yields an update: the worst case for the broker work per event.
 The same arguments always give the same bytes, so every variant of a benchmark drains the same input.
 """
 import argparse
@@ -50,14 +54,24 @@ def notifications(count):
     return result
 
 
-def fixture_lines(count, notification_count, seed):
+MIXES = {"redgreen": 2000, "every-update": 1000}  # each mix's default number of notifications
+ROTATE, RESET = ACTION_MIX[0][0], ACTION_MIX[1][0]
+
+
+def fixture_lines(count, notification_count, seed, mix="redgreen"):
     rng = random.Random(seed)
     pool = notifications(notification_count)
     actions = [action for action, _ in ACTION_MIX]
     weights = [weight for _, weight in ACTION_MIX]
+    taps = {}
     for number in range(1, count + 1):
         notification = rng.choice(pool)
         request = notification["request"]
+        if mix == "redgreen":
+            action = rng.choices(actions, weights)[0]
+        else:
+            tapped = taps[request["identifier"]] = taps.get(request["identifier"], 0) + 1
+            action = ROTATE if tapped % 2 else RESET
         event_id = f"evt-{number:06d}"
         event = {
             "specversion": "1.0",
@@ -68,7 +82,7 @@ def fixture_lines(count, notification_count, seed):
             "subject": request["identifier"],
             "datacontenttype": "application/json",
             "data": {
-                "actionIdentifier": rng.choices(actions, weights)[0],
+                "actionIdentifier": action,
                 "notification": notification,
             },
         }
@@ -87,11 +101,13 @@ def fixture_lines(count, notification_count, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("count", type=int, help="how many events")
-    parser.add_argument("--notifications", type=int, default=2000, help="how many notifications (default 2000)")
+    parser.add_argument("--mix", choices=sorted(MIXES), default="redgreen", help="the events' mix (default redgreen)")
+    parser.add_argument("--notifications", type=int,
+                        help="how many notifications (default 2000 for redgreen, 1000 for every-update)")
     parser.add_argument("--seed", type=int, default=7, help="random seed (default 7)")
     args = parser.parse_args()
     out = sys.stdout
-    for line in fixture_lines(args.count, args.notifications, args.seed):
+    for line in fixture_lines(args.count, args.notifications or MIXES[args.mix], args.seed, args.mix):
         out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")))
         out.write("\n")
 

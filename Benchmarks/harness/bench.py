@@ -3,9 +3,11 @@
 
 This is the harness behind scripts/bench, which installs what is needed, builds, starts the broker and runs it.
 
-For each variant and prefetch it resets the queues, fills the input queue with the same N events, runs the client
-until every event is processed, and measures it; then `responder replay` and, with --soak, a long run with RSS
-sampled every second. Writes bench-results/bench-TIME.{json,md} and prints the markdown.
+For each mix (fixture), variant and prefetch it resets the queues, fills the input queue with the same N events,
+runs the client until every event is processed, and measures it; the limit does the same broker work as the
+responder on each mix. Then `responder replay`, with --latency the delivery-to-ack quantiles at 50% and 90% of
+`responder run`'s measured rate, and with --soak a long run with RSS sampled every second. Writes
+bench-results/bench-TIME.{json,md} and prints the markdown.
 """
 import argparse
 import asyncio
@@ -21,6 +23,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import fixtures
+import latency
 import report
 from broker import Broker
 from runs import drain, replay
@@ -31,9 +34,14 @@ def parse_arguments():
     parser = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100_000, help="events per run (default 100000)")
     parser.add_argument("--prefetch", default="50,200,1000", help="prefetch values (default 50,200,1000)")
+    parser.add_argument("--mix", default=",".join(fixtures.MIXES),
+                        help="fixtures, of: " + ", ".join(fixtures.MIXES) + " (default both)")
     parser.add_argument("--only", default=",".join([v.name for v in VARIANTS] + ["replay"]),
                         help="what to measure, of: " + ", ".join([v.name for v in VARIANTS] + ["replay"]))
     parser.add_argument("--soak", action="store_true", help="also run the soak through responder run")
+    parser.add_argument("--latency", action="store_true",
+                        help="also measure delivery-to-ack latency at 50%% and 90%% of responder run's rate "
+                             "(redgreen mix, prefetch 200; needs that row)")
     parser.add_argument("--soak-events", type=int, default=1_000_000, help="events in the soak (default 1000000)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per variant and prefetch; the median by events/s is reported (default 1)")
@@ -49,6 +57,9 @@ def parse_arguments():
         arguments.events, arguments.soak_events = 5_000, 20_000
     arguments.prefetch = [int(p) for p in arguments.prefetch.split(",")]
     arguments.only = arguments.only.split(",")
+    arguments.mix = arguments.mix.split(",")
+    if unknown := set(arguments.mix) - set(fixtures.MIXES):
+        parser.error(f"unknown in --mix: {', '.join(sorted(unknown))}")
     known = {v.name for v in VARIANTS} | {"replay"}
     if unknown := set(arguments.only) - known:
         parser.error(f"unknown in --only: {', '.join(sorted(unknown))}")
@@ -100,14 +111,19 @@ async def main():
     if any(v.name.startswith("responder") for v in selected) or "replay" in arguments.only or arguments.soak:
         build_responder(arguments.repo, log_dir)
 
-    fixture = fixtures.fixture(setup.events, arguments.build / "fixtures")
-    expected_updates = fixtures.expected_updates(fixture)
+    mixes = {}
+    for mix in arguments.mix:
+        fixture = fixtures.fixture(setup.events, arguments.build / "fixtures", mix)
+        answers, updates = fixtures.answers(fixture)
+        mixes[mix] = {"fixture": fixture, "setup": dataclasses.replace(setup, answers=answers), "updates": updates}
     broker = Broker(arguments.url, arguments.broker_ctl)
     await broker.open()
     broker_pid = broker.pid()
-    document = {"started": started, "events": setup.events, "expected_updates": expected_updates,
+    document = {"started": started, "events": setup.events,
+                "mixes": {mix: {"expected_updates": entry["updates"]} for mix, entry in mixes.items()},
                 "prefetch": arguments.prefetch, "repeat": arguments.repeat, "machine": machine_facts(broker),
-                "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "skipped": []}
+                "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "latency": [],
+                "skipped": []}
 
     runnable = []
     for variant in selected:
@@ -116,17 +132,20 @@ async def main():
             document["skipped"].append(f"{variant.name}: {why}")
         else:
             runnable.append(variant)
-    # Variants take turns within each prefetch and each round, so load from elsewhere on a shared machine falls
+    # Variants take turns within each mix, prefetch and round, so load from elsewhere on a shared machine falls
     # on all of them alike rather than on whichever ran while it lasted.
-    attempts = {(variant.name, prefetch): [] for variant in runnable for prefetch in arguments.prefetch}
+    attempts = {(mix, variant.name, prefetch): []
+                for mix in mixes for variant in runnable for prefetch in arguments.prefetch}
     for attempt in range(1, arguments.repeat + 1):
-        for prefetch in arguments.prefetch:
-            for variant in runnable:
-                expected = variant.expected_outputs(setup.events, expected_updates)
-                label = f"{variant.name} prefetch {prefetch}" + (f" run {attempt}" if arguments.repeat > 1 else "")
-                attempts[(variant.name, prefetch)].append(await drain(
-                    broker, broker_pid, setup, variant, prefetch, fixture, expected, log_dir,
-                    scratch / f"{variant.name}-p{prefetch}", label=label))
+        for mix, entry in mixes.items():
+            for prefetch in arguments.prefetch:
+                for variant in runnable:
+                    label = f"{variant.name} {mix} prefetch {prefetch}" + (
+                        f" run {attempt}" if arguments.repeat > 1 else "")
+                    run = await drain(broker, broker_pid, entry["setup"], variant, prefetch, entry["fixture"],
+                                      entry["updates"], log_dir, scratch / f"{variant.name}-{mix}-p{prefetch}",
+                                      label=label)
+                    attempts[(mix, variant.name, prefetch)].append({**run, "mix": mix})
     document["runs"] = [report.median_run(runs) for runs in attempts.values()]
 
     if "replay" in arguments.only:
@@ -134,8 +153,28 @@ async def main():
             print(f"bench: skipping replay: {why}", file=sys.stderr)
             document["skipped"].append(f"replay: {why}")
         else:
-            for store in ("memory", "sqlite"):
-                document["replay"].append(await replay(setup, fixture, store, scratch / f"replay-{store}", log_dir))
+            for mix, entry in mixes.items():
+                for store in ("memory", "sqlite"):
+                    result = await replay(entry["setup"], entry["fixture"], store,
+                                          scratch / f"replay-{mix}-{store}", log_dir)
+                    document["replay"].append({**result, "mix": mix})
+
+    if arguments.latency:
+        responder = next(v for v in VARIANTS if v.name == "responder")
+        measured = next((run for run in document["runs"] if run["status"] == "ok" and run["mix"] == "redgreen"
+                         and run["variant"] == "responder" and run["prefetch"] == report.TARGET_PREFETCH), None)
+        if measured is None or "redgreen" not in mixes:
+            why = f"needs the responder row on the redgreen mix at prefetch {report.TARGET_PREFETCH} of this run"
+            print(f"bench: skipping latency: {why}", file=sys.stderr)
+            document["skipped"].append(f"latency: {why}")
+        else:
+            entry = mixes["redgreen"]
+            for load in report.LATENCY_LOADS:
+                label = f"latency {load:.0%} load"
+                result = await latency.under_load(
+                    broker, entry["setup"], responder, report.TARGET_PREFETCH, entry["fixture"], entry["updates"],
+                    measured["events_per_s"] * load, log_dir, scratch / f"latency-{load}", label)
+                document["latency"].append({**result, "load": load, "max_events_per_s": measured["events_per_s"]})
 
     if arguments.soak:
         responder = next(v for v in VARIANTS if v.name == "responder")
@@ -145,11 +184,10 @@ async def main():
             document["skipped"].append(f"soak: {why}")
         else:
             soak_fixture = fixtures.fixture(soak_setup.events, arguments.build / "fixtures")
+            _, soak_updates = fixtures.answers(soak_fixture)
             prefetch = report.TARGET_PREFETCH
-            soak = await drain(broker, broker_pid, soak_setup, responder, prefetch, soak_fixture,
-                               responder.expected_outputs(soak_setup.events, fixtures.expected_updates(soak_fixture)),
-                               log_dir, scratch / "soak", sample_every=1.0,
-                               label=f"soak prefetch {prefetch}")
+            soak = await drain(broker, broker_pid, soak_setup, responder, prefetch, soak_fixture, soak_updates,
+                               log_dir, scratch / "soak", sample_every=1.0, label=f"soak prefetch {prefetch}")
             soak["rss"] = report.soak_summary(soak.get("rss_samples", []), soak_setup.events)
             document["soak"] = soak
     await broker.close()

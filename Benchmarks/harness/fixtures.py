@@ -1,4 +1,4 @@
-"""The input fixtures: generated once per size by make_events.py, with the number of updates each must yield."""
+"""The input fixtures: generated once per size and mix by make_events.py, with the answers the RedGreen logic gives."""
 import json
 import subprocess
 import sys
@@ -9,27 +9,40 @@ sys.path.insert(0, str(BENCHMARKS / "peer"))
 
 from redgreen import RedGreen  # noqa: E402  (the reference logic, shared with the peer)
 
+MIXES = ("redgreen", "every-update")
 
-def fixture(events, directory):
-    """The fixture of `events` events, generated on first use (the generator is deterministic)."""
+
+def fixture(events, directory, mix="redgreen"):
+    """The fixture of `events` events of `mix`, generated on first use (the generator is deterministic)."""
     Path(directory).mkdir(parents=True, exist_ok=True)
-    path = Path(directory) / f"events-{events}.jsonl"
+    path = Path(directory) / f"events-{mix}-{events}.jsonl"
     if not path.exists():
-        print(f"bench: generating {events} events into {path}", file=sys.stderr)
+        print(f"bench: generating {events} {mix} events into {path}", file=sys.stderr)
         partial = path.with_suffix(".partial")
         with open(partial, "wb") as out:
-            subprocess.run([sys.executable, str(BENCHMARKS / "make_events.py"), str(events)], stdout=out, check=True)
+            subprocess.run([sys.executable, str(BENCHMARKS / "make_events.py"), str(events), "--mix", mix],
+                           stdout=out, check=True)
         partial.rename(path)
     return path
 
 
-def expected_updates(path):
-    """How many action-set updates the RedGreen logic publishes for the fixture at `path` (cached beside it)."""
-    cache = Path(str(path) + ".updates")
-    if cache.exists() and cache.stat().st_mtime >= Path(path).stat().st_mtime:
-        return int(cache.read_text())
-    redgreen = RedGreen()
-    with open(path, encoding="utf-8") as lines:
-        count = sum(1 for line in lines if redgreen.respond(json.loads(line)["body"]) is not None)
-    cache.write_text(str(count))
-    return count
+def answers(path):
+    """The answers file of the fixture at `path` (written beside it on first use) and how many updates it holds.
+
+    Line i is the update body the RedGreen logic publishes for input i, or empty when input i changes no buttons:
+    what the limit publishes, so that it does the same broker work as the responder on this fixture."""
+    answers_path = Path(str(path) + ".answers")
+    count_path = Path(str(path) + ".updates")
+    fresh = answers_path.exists() and answers_path.stat().st_mtime >= Path(path).stat().st_mtime
+    if not fresh or not count_path.exists():
+        redgreen = RedGreen()
+        count = 0
+        with open(path, encoding="utf-8") as lines, open(answers_path, "w", encoding="utf-8") as out:
+            for line in lines:
+                update = redgreen.respond(json.loads(line)["body"])
+                if update is not None:
+                    count += 1
+                    out.write(json.dumps(update, ensure_ascii=False, separators=(",", ":")))
+                out.write("\n")
+        count_path.write_text(str(count))
+    return answers_path, int(count_path.read_text())

@@ -1,24 +1,30 @@
 /* limit: the physical limit of the responder's job on this machine, broker and librabbitmq.
  *
- *     AMQP_URL=amqp://... limit --events N --prefetch P [--publish-every K]
+ *     AMQP_URL=amqp://... limit --events N --prefetch P --answers FILE
  *
  * It does everything the worker must do on the wire and nothing else: consume the input queue with prefetch P,
  * publish a persistent message to the output exchange with publisher confirms, and ack the inputs (with
- * `multiple`) once the publishes that answer them are confirmed. No decoding, no routing, no state: the output
- * is the input body, sent with the input's routing key (the category) and message id. What this reaches is the
- * best any worker on librabbitmq can do here, so the responder is measured as a fraction of it.
+ * `multiple`) once the publishes that answer them are confirmed. No decoding, no routing, no state. What this
+ * reaches is the best any worker on librabbitmq can do here, so the responder is measured as a fraction of it.
  *
- * By default every input is answered. RedGreen answers about one event in four (the others change no buttons),
- * so `--publish-every 4` answers every fourth input only and acks the rest as they come: the same broker work per
- * event as the responder and the peer do.
+ * The broker work is matched to the responder's on the same fixture: FILE has one line per input, in the order
+ * the inputs were published, and line i is the body of the update the RedGreen logic publishes for input i, or
+ * empty when that input changes no buttons. Input i is the delivery with tag i (one consumer on a freshly filled
+ * queue, one channel), so the limit publishes an update for exactly the inputs `responder run` answers, with the
+ * reference logic's body, and acks the rest as they come: the same confirmed persistent publishes and acks.
  *
  * Everything is pipelined: an input is answered as soon as it arrives, without waiting for earlier confirms, so
  * up to P publishes are in flight. Acks go out once per burst of frames read, for the longest run of inputs
  * that need nothing more, so the broker gets few, large ack(multiple) frames. Exits 0 after N inputs are acked. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_amqp.h"
 
@@ -37,30 +43,65 @@ static double seconds_now(void) {
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
-static void parse_arguments(int argc, char **argv, uint64_t *events, int *prefetch, uint64_t *publish_every) {
+static void parse_arguments(int argc, char **argv, uint64_t *events, int *prefetch, const char **answers) {
     static const struct option options[] = {
         {"events", required_argument, NULL, 'n'},
         {"prefetch", required_argument, NULL, 'p'},
-        {"publish-every", required_argument, NULL, 'k'},
+        {"answers", required_argument, NULL, 'a'},
         {NULL, 0, NULL, 0},
     };
     int option;
-    while ((option = getopt_long(argc, argv, "n:p:k:", options, NULL)) != -1) {
+    while ((option = getopt_long(argc, argv, "n:p:a:", options, NULL)) != -1) {
         switch (option) {
         case 'n': *events = strtoull(optarg, NULL, 10); break;
         case 'p': *prefetch = atoi(optarg); break;
-        case 'k': *publish_every = strtoull(optarg, NULL, 10); break;
+        case 'a': *answers = optarg; break;
         default: exit(2);
         }
     }
-    if (*events == 0 || *prefetch < 1 || *prefetch > 65535 || *publish_every == 0) {
-        fprintf(stderr, "usage: AMQP_URL=... limit --events N --prefetch P (1...65535) [--publish-every K]\n");
+    if (*events == 0 || *prefetch < 1 || *prefetch > 65535 || *answers == NULL) {
+        fprintf(stderr, "usage: AMQP_URL=... limit --events N --prefetch P (1...65535) --answers FILE\n");
         exit(2);
     }
 }
 
-/* Answers one input: the same body, persistent, to the output exchange. */
-static void publish_answer(amqp_connection_state_t conn, const amqp_envelope_t *delivery) {
+/* The answers file, mapped, with where each input's line starts: answer i is bytes [start[i-1], start[i]-1). */
+struct answers {
+    const char *bytes;
+    size_t size;
+    size_t *start; /* events + 1 offsets */
+};
+
+static struct answers load_answers(const char *path, uint64_t events) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) bench_die(path, "cannot open the answers file");
+    struct stat info;
+    if (fstat(fd, &info) != 0 || info.st_size == 0) bench_die(path, "cannot read the answers file");
+    struct answers answers = {.size = (size_t)info.st_size};
+    answers.bytes = mmap(NULL, answers.size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (answers.bytes == MAP_FAILED) bench_die(path, "cannot map the answers file");
+    answers.start = malloc((events + 1) * sizeof(size_t));
+    if (answers.start == NULL) bench_die("answers", "out of memory");
+    size_t offset = 0;
+    for (uint64_t line = 0; line < events; line++) {
+        answers.start[line] = offset;
+        const char *end = memchr(answers.bytes + offset, '\n', answers.size - offset);
+        if (end == NULL) bench_die(path, "has fewer lines than --events");
+        offset = (size_t)(end - answers.bytes) + 1;
+    }
+    answers.start[events] = offset;
+    return answers;
+}
+
+/* The body answering the input with this delivery tag; empty when it needs no answer. */
+static amqp_bytes_t answer_for(const struct answers *answers, uint64_t tag) {
+    size_t start = answers->start[tag - 1];
+    return (amqp_bytes_t){.len = answers->start[tag] - 1 - start, .bytes = (void *)(answers->bytes + start)};
+}
+
+/* Answers one input: its update body, persistent, to the output exchange with the input's routing key. */
+static void publish_answer(amqp_connection_state_t conn, const amqp_envelope_t *delivery, amqp_bytes_t body) {
     const amqp_basic_properties_t *input = &delivery->message.properties;
     amqp_basic_properties_t properties;
     properties._flags = AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_CONTENT_TYPE_FLAG;
@@ -73,7 +114,7 @@ static void publish_answer(amqp_connection_state_t conn, const amqp_envelope_t *
     }
     bench_check_status(amqp_basic_publish(conn, PUBLISH_CHANNEL, amqp_cstring_bytes(OUTPUT_EXCHANGE),
                                           delivery->routing_key, 0 /* mandatory */, 0 /* immediate */,
-                                          &properties, delivery->message.body),
+                                          &properties, body),
                        "basic.publish");
 }
 
@@ -94,9 +135,11 @@ static void ack_settled(amqp_connection_state_t conn, struct inputs *inputs) {
 }
 
 int main(int argc, char **argv) {
-    uint64_t events = 0, publish_every = 1;
+    uint64_t events = 0;
     int prefetch = 200;
-    parse_arguments(argc, argv, &events, &prefetch, &publish_every);
+    const char *answers_path = NULL;
+    parse_arguments(argc, argv, &events, &prefetch, &answers_path);
+    struct answers answers = load_answers(answers_path, events);
 
     amqp_connection_state_t conn = bench_connect("limit");
     bench_declare_topology(conn);
@@ -123,8 +166,10 @@ int main(int argc, char **argv) {
         amqp_rpc_reply_t reply = amqp_consume_message(conn, &delivery, NULL, 0);
         if (reply.reply_type == AMQP_RESPONSE_NORMAL) {
             inputs.delivered = delivery.delivery_tag;
-            if (delivery.delivery_tag % publish_every == 0) {
-                publish_answer(conn, &delivery);
+            if (delivery.delivery_tag > events) bench_die("limit", "more deliveries than --events");
+            amqp_bytes_t answer = answer_for(&answers, delivery.delivery_tag);
+            if (answer.len > 0) {
+                publish_answer(conn, &delivery, answer);
                 confirms_sent(&confirms, delivery.delivery_tag);
             } else {
                 settle(&inputs, delivery.delivery_tag);
@@ -148,6 +193,8 @@ int main(int argc, char **argv) {
     bench_close(conn);
     confirms_free(&confirms);
     free(inputs.settled);
+    free(answers.start);
+    munmap((void *)answers.bytes, answers.size);
     fprintf(stderr, "limit: %llu events in %.2f s (%.0f/s)\n", (unsigned long long)inputs.acked, elapsed,
             (double)inputs.acked / elapsed);
     return 0;

@@ -60,7 +60,7 @@ struct RunCommand: AsyncParsableCommand {
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
         let state = try await handlers.openStore(environment, logger: logger)
         let metrics = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
+        MetricsSystem.bootstrap(PrometheusMetricsFactory.responder(registry: metrics))
         let worker = Worker(
             registry: registry, store: state.store, storeService: state.service, configuration: configuration,
             pipeline: pipeline, metrics: metrics, logger: logger)
