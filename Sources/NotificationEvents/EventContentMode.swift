@@ -11,8 +11,9 @@ public enum EventContentMode: String, Sendable, Hashable, CaseIterable {
     /// A message with neither is read as structured, since producers that leave out the content type send whole
     /// events as plain JSON.
     public static func of(contentType: String?, headers: [String: JSONValue]) -> EventContentMode {
-        if let contentType, contentType.utf8.count >= structuredPrefix.utf8.count,
-            contentType.prefix(structuredPrefix.count).lowercased() == structuredPrefix
+        // Blanks before the media type, which the content-type check also allows.
+        if let mediaType = contentType?.drop(while: { $0 == " " || $0 == "\t" }),
+            mediaType.prefix(structuredPrefix.count).lowercased() == structuredPrefix
         {
             return .structured
         }

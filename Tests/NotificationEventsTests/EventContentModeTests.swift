@@ -6,6 +6,7 @@ import Testing
     @Test(arguments: [
         ("application/cloudevents+json", ["cloudEvents_specversion": JSONValue.string("1.0")], EventContentMode.structured),
         ("Application/CloudEvents+JSON; charset=utf-8", ["ce-specversion": .string("1.0")], .structured),
+        (" \tapplication/cloudevents+json", ["ce-specversion": .string("1.0")], .structured),
         ("application/json", ["cloudEvents_specversion": .string("1.0")], .binary),
         ("application/json", ["cloudEvents:specversion": .integer(1)], .binary),
         ("application/json", ["ce-specversion": .null], .binary),
