@@ -43,7 +43,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
             let input = IntakeInput.bytes(fixture)
             FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)", contents: Data(input))
             if let binary = IntakeInput.binaryModeBytes(fixture) {
-                FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)-binary", contents: Data(binary))
+                _ = FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)-binary", contents: Data(binary))
             }
         }
     }
