@@ -21,6 +21,15 @@ public enum EventCodec {
         return event
     }
 
+    /// Decodes an input event sent in binary content mode (``BinaryModeHeaders``): `headers` are the message's
+    /// headers, `contentType` its content-type property (the event's `datacontenttype`) and `body` its `data`. It
+    /// obeys the rules of ``decodeResponseEvent(_:)`` and refuses with the same errors and field paths.
+    public static func decodeResponseEvent(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> NotificationResponseEvent {
+        try decodeResponseEvent(BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
     /// Decodes an output event (`notification.actions.updated.v1`), for tests and consumers of the output.
     ///
     /// Beyond its schema, its `id` must be ``CloudEvent/id(causedBy:)`` of its causation id and a `subject` must
@@ -32,6 +41,14 @@ public enum EventCodec {
             throw .invalidField(path: "id", problem: "must be derived from data.causationId")
         }
         return event
+    }
+
+    /// Decodes an output event published in binary content mode, by the rules of ``decodeActionSetUpdateEvent(_:)``.
+    public static func decodeActionSetUpdateEvent(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> ActionSetUpdateEvent {
+        try decodeActionSetUpdateEvent(
+            BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
     }
 
     /// Decodes a categories file; category identifiers, and action identifiers within a category, must be unique.

@@ -23,7 +23,27 @@ extension MessageProperties {
             messageId: properties.messageID, correlationId: properties.correlationID, type: properties.type,
             appId: properties.appID, timestamp: properties.timestamp.flatMap { Int64(exactly: $0) },
             deliveryMode: properties.deliveryMode.map { $0 == .persistent ? .persistent : .transient },
-            headers: Dictionary(properties.headers.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { _, last in last }))
+            headers: Self.headers(properties.headers))
+    }
+
+    /// The headers by name; of a name given twice the last counts, except a CloudEvents attribute header
+    /// (`BinaryModeHeaders`), where two values are ambiguous: it becomes the array of both, which no attribute
+    /// may be, so a binary-mode input with it is dead-lettered as an invalid field. An attribute header that is an
+    /// AMQP timestamp (seconds) becomes milliseconds, the binding's integer form of a time.
+    private static func headers(_ table: FieldTable) -> [String: JSONValue] {
+        var headers: [String: JSONValue] = [:]
+        for (name, field) in table {
+            let isAttribute = BinaryModeHeaders.attribute(ofHeader: name) != nil
+            var value = JSONValue(field)
+            if isAttribute, case .timestamp(let seconds) = field, let exact = Int64(exactly: seconds) {
+                let (milliseconds, overflow) = exact.multipliedReportingOverflow(by: 1_000)
+                if !overflow { value = .integer(milliseconds) }
+            }
+            if let earlier = headers.updateValue(value, forKey: name), isAttribute {
+                headers[name] = .array([earlier, value])
+            }
+        }
+        return headers
     }
 }
 

@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// Whether the worker can take work now, for `/health/ready`: connected to the broker, not blocked by it, its state
@@ -13,8 +14,13 @@ public final class Readiness: Sendable {
 
     /// Each obstacle that holds, with what is known about it ("" when nothing more).
     private let obstacles = Mutex<[Obstacle: String]>([.disconnected: ""])
+    /// `responder_ready`: 1 while ready, else 0, so dashboards and alerts see what `/health/ready` says.
+    private let gauge = Gauge(label: "responder_ready")
 
-    public init() {}
+    /// Not ready (not yet connected).
+    public init() {
+        gauge.record(0)
+    }
 
     /// Whether nothing keeps the worker from being ready.
     public var isReady: Bool { obstacles.withLock { $0.isEmpty } }
@@ -35,6 +41,10 @@ public final class Readiness: Sendable {
 
     /// Records that `obstacle` holds (`true`, with an optional bounded `detail`) or has cleared (`false`).
     public func set(_ obstacle: Obstacle, _ holds: Bool, detail: String = "") {
-        obstacles.withLock { current in current[obstacle] = holds ? detail : nil }
+        // Recorded under the lock, so concurrent changes reach the gauge in the order they happened.
+        obstacles.withLock { current in
+            current[obstacle] = holds ? detail : nil
+            gauge.record(current.isEmpty ? 1 : 0)
+        }
     }
 }

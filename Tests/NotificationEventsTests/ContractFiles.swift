@@ -17,7 +17,8 @@ enum ContractFiles {
 }
 
 /// One document of the agreement corpus: `valid/` or `invalid/`, named `<kind>.<rule or case>.json`, where the kind
-/// names the schema that judges it.
+/// names the schema that judges it; `binary-notification-response` documents are messages in binary content mode,
+/// judged as the structured events they stand for.
 struct CorpusDocument: Sendable, CustomTestStringConvertible {
     let folder: String
     let name: String
@@ -45,6 +46,10 @@ struct CorpusDocument: Sendable, CustomTestStringConvertible {
         do {
             switch kind {
             case "notification-response": _ = try EventCodec.decodeResponseEvent(body)
+            case "binary-notification-response":
+                let message = try JSONDecoder().decode(BinaryModeMessage.self, from: body)
+                _ = try EventCodec.decodeResponseEvent(
+                    headers: message.headers, contentType: message.contentType, body: Array(message.body.utf8))
             case "action-set-update": _ = try EventCodec.decodeActionSetUpdateEvent(body)
             case "notification-categories": _ = try EventCodec.decodeCategories(body)
             case "dead-letter": _ = try EventCodec.decodeDeadLetterInfo(body)
@@ -55,6 +60,13 @@ struct CorpusDocument: Sendable, CustomTestStringConvertible {
         } catch let error as EventDecodingError {
             return error
         }
+    }
+
+    /// A message in binary content mode as a corpus document writes it: the body as text.
+    private struct BinaryModeMessage: Decodable {
+        var contentType: String?
+        var headers: [String: JSONValue]
+        var body: String
     }
 
     struct UnknownKind: Error, CustomStringConvertible {

@@ -6,7 +6,9 @@ usage: validate.py SCHEMAS_DIR CORPUS_DIR
 Prints one JSON object: "schemas" maps each schema file to null when it is a valid draft 2020-12 schema, else the
 reason; "documents" maps each corpus file ("valid/x.json", "invalid/y.json") to {"valid": bool, "reason": str}.
 A document is judged by the schema its name starts with: "notification-response.badge-negative.json" by
-notification-response.v1.schema.json.
+notification-response.v1.schema.json. A "binary-notification-response" document is a message in CloudEvents' binary
+content mode, {"contentType", "headers", "body" (its text)}: it is turned into the structured event it stands for, as
+the CloudEvents AMQP binding says (and as BinaryModeHeaders does), and judged by notification-response.v1.schema.json.
 
 Before the schema, a document must pass the contract's JSON rules, which JSON Schema cannot state and which the Swift
 decoder (StrictJSONParser) applies in the same way: UTF-8 without a byte order mark, no duplicate keys (keys equal
@@ -88,15 +90,15 @@ def finite_int(text):
     return number
 
 
-def check_strings_and_depth(value):
+def check_strings_and_depth(value, maximum_depth=MAXIMUM_DEPTH):
     """Walks without recursion, so a deep document cannot exhaust Python's stack."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, (dict, list)):
             depth += 1
-            if depth > MAXIMUM_DEPTH:
-                raise ContractJSONError(f"nested deeper than {MAXIMUM_DEPTH} levels")
+            if depth > maximum_depth:
+                raise ContractJSONError(f"nested deeper than {maximum_depth} levels")
             children = item.items() if isinstance(item, dict) else ((None, child) for child in item)
             for key, child in children:
                 if key is not None:
@@ -106,7 +108,7 @@ def check_strings_and_depth(value):
             item.encode("utf-8")
 
 
-def load(data):
+def load(data, maximum_depth=MAXIMUM_DEPTH):
     text = data.decode("utf-8")  # strict: invalid UTF-8 raises; a BOM stays and json refuses it
     value = json.loads(
         text,
@@ -115,8 +117,32 @@ def load(data):
         parse_float=finite_float,
         parse_int=finite_int,
     )
-    check_strings_and_depth(value)
+    check_strings_and_depth(value, maximum_depth)
     return value
+
+
+BINARY_PREFIXES = ("cloudEvents:", "cloudEvents_", "ce-")
+# RFC 3339's years 0001 to 9999, in milliseconds since 1970.
+FIRST_MILLISECOND, LAST_MILLISECOND = -62_135_596_800_000, 253_402_300_799_999
+
+
+def structured_from_binary(message):
+    """The event a binary-mode message stands for: attribute headers (any of the binding's prefixes; `time` may be
+    milliseconds), datacontenttype from the content type, the body (one level shallower) as data."""
+    pairs = []
+    for name in sorted(message["headers"]):
+        prefix = next((prefix for prefix in BINARY_PREFIXES if name.startswith(prefix)), None)
+        if prefix is None:
+            continue
+        attribute, value = name[len(prefix):], message["headers"][name]
+        if attribute == "time" and type(value) is int and FIRST_MILLISECOND <= value <= LAST_MILLISECOND:
+            moment = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=value)
+            value = moment.strftime("%Y-%m-%dT%H:%M:%S") + (f".{value % 1000:03d}" if value % 1000 else "") + "Z"
+        pairs.append((attribute, value))
+    if message.get("contentType") is not None:
+        pairs.append(("datacontenttype", message["contentType"]))
+    pairs.append(("data", load(message["body"].encode("utf-8"), MAXIMUM_DEPTH - 1)))
+    return reject_duplicates(pairs)
 
 
 def main(schemas_dir, corpus_dir):
@@ -134,13 +160,14 @@ def main(schemas_dir, corpus_dir):
     corpus = pathlib.Path(corpus_dir)
     for path in sorted(corpus.glob("*/*.json")):
         kind = path.name.split(".", 1)[0]
-        schema = schemas.get(f"{kind}.v1.schema.json")
+        binary = kind == "binary-notification-response"
+        schema = schemas.get(f"{kind.removeprefix('binary-')}.v1.schema.json")
         key = f"{path.parent.name}/{path.name}"
         if schema is None:
             report["documents"][key] = {"valid": False, "reason": f"no schema for {kind}"}
             continue
         try:
-            document = load(path.read_bytes())
+            document = structured_from_binary(json.loads(path.read_text())) if binary else load(path.read_bytes())
         except (ValueError, OverflowError, RecursionError, UnicodeError) as error:
             report["documents"][key] = {"valid": False, "reason": f"not contract JSON: {type(error).__name__}: {error}"}
             continue

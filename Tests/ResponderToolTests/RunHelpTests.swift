@@ -37,7 +37,7 @@ struct RunHelpTests {
             "--amqp-url", "--categories", "--state", "--prefetch", "--concurrency", "--input-exchange", "--input-queue",
             "--output-exchange", "--output-queue", "--dead-letter-exchange", "--dead-letter-queue", "--retry-delays",
             "--delivery-limit", "--metrics-port", "--metrics-host", "--grace-period", "--max-body-size", "--worker-id",
-            "--log-level", "--heartbeat", "--inbox-retention-hours", "--notification-retention-days",
+            "--output-mode", "--log-level", "--heartbeat", "--inbox-retention-hours", "--notification-retention-days",
             "--ca-file",
         ] {
             #expect(documented.contains { $0.hasPrefix(option + " ") }, "\(option) is documented")

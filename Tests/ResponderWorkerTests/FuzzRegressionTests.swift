@@ -2,6 +2,8 @@ import AMQP
 import Foundation
 import IntakeFuzzing
 import NotificationEvents
+import Responder
+import ResponderIntake
 import Testing
 
 /// Every input the intake fuzzer (scripts/fuzz) ever crashed on, kept in Tests/Fuzz/regressions, and every
@@ -30,6 +32,7 @@ import Testing
         let fixtures = Self.fuzz.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
         let files = try #require(FileManager.default.enumerator(atPath: fixtures.path)).compactMap { $0 as? String }
         var seeds = 0
+        var binarySeeds = 0
         for file in files where file.hasSuffix(".jsonl") {
             let text = try String(contentsOf: fixtures.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") {
@@ -40,9 +43,21 @@ import Testing
                 #expect(delivery.routingKey == fixture.routingKey)
                 IntakeExercise.run(input)
                 seeds += 1
+                if let binary = IntakeInput.binaryModeBytes(fixture) {
+                    IntakeExercise.run(binary)
+                    binarySeeds += 1
+                    // The same event either way (or the same refusal).
+                    let delivery = IntakeInput(binary).delivery
+                    let properties = MessageProperties(delivery.properties)
+                    let structured = try? EventCodec.decodeResponseEvent(fixture.bodyBytes)
+                    let unbundled = try? EventCodec.decodeResponseEvent(
+                        headers: properties.headers, contentType: properties.contentType, body: delivery.body)
+                    #expect(unbundled?.id == structured?.id && unbundled?.data == structured?.data)
+                }
             }
         }
         #expect(seeds > 50)
+        #expect(binarySeeds > 50)
     }
 
     @Test func theInputLayoutCarriesEveryPropertyTheIntakeReads() {

@@ -77,6 +77,38 @@ import Testing
         #expect(message.redelivered)
     }
 
+    /// A field table may name a header twice: the last value counts, except for a CloudEvents attribute, where the
+    /// two are ambiguous and become an array that binary-mode decoding refuses.
+    @Test func aCloudEventsAttributeGivenTwiceInOneTableIsAmbiguous() throws {
+        // As the wire can carry it (FieldTable's own initialisers merge repeated keys): long strings, then short ints.
+        func entry(_ key: String, _ type: Character, _ value: [UInt8]) -> [UInt8] {
+            [UInt8(key.utf8.count)] + Array(key.utf8) + [UInt8(ascii: type.unicodeScalars.first!)] + value
+        }
+        func text(_ value: String) -> [UInt8] { [0, 0, 0, UInt8(value.utf8.count)] + Array(value.utf8) }
+        let entries = entry("cloudEvents_id", "S", text("a")) + entry("cloudEvents_id", "S", text("b"))
+            + entry("x-other", "b", [1]) + entry("x-other", "b", [2])
+        var properties = BasicProperties()
+        properties.headers = try #require(FieldTable(wire: [0, 0, 0, UInt8(entries.count)] + entries))
+        #expect(properties.headers.count == 4)
+        #expect(
+            MessageProperties(properties).headers
+                == ["cloudEvents_id": .array([.string("a"), .string("b")]), "x-other": .integer(2)])
+    }
+
+    /// The binding's integer time counts milliseconds; an AMQP 0-9-1 timestamp counts seconds.
+    @Test func aTimestampAttributeHeaderBecomesMilliseconds() {
+        var properties = BasicProperties()
+        properties.headers = [
+            "cloudEvents_time": .timestamp(1_795_165_207), "ce-time": .timestamp(.max), "sent": .timestamp(1_795_165_207),
+        ]
+        #expect(
+            MessageProperties(properties).headers
+                == [
+                    "cloudEvents_time": .integer(1_795_165_207_000), "ce-time": .number(Double(UInt64.max)),
+                    "sent": .integer(1_795_165_207),
+                ])
+    }
+
     @Test func aTimestampPastWhatTheContractHoldsIsLeftOutAndNothingTraps() {
         for seconds: UInt64 in [1 << 63, .max] {
             #expect(MessageProperties(BasicProperties(timestamp: seconds)).timestamp == nil)

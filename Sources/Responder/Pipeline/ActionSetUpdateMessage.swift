@@ -7,7 +7,7 @@ extension PipelineConfiguration {
     /// Everything in it derives from the input, never from the clock: the same input always yields the same
     /// bytes, which is what makes replay deterministic and lets consumers deduplicate on the message id.
     /// `version` is the notification's version once the input is committed; `exchange` is the pipeline's output
-    /// exchange.
+    /// exchange. ``outputMode`` says whether the event is the body or its attributes are headers.
     func actionSetUpdate(
         causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction], version: Int64,
         to exchange: String
@@ -21,12 +21,22 @@ extension PipelineConfiguration {
             data: ActionSetUpdate(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
                 causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
-        let headers = TraceContext.propagated(from: input.message.properties.headers)
+        var headers = TraceContext.propagated(from: input.message.properties.headers)
+        let contentType: String
+        let body: [UInt8]
+        switch outputMode {
+        case .structured:
+            contentType = EventContentType.cloudEvents
+            body = EventCodec.encode(event)
+        case .binary:
+            headers.merge(BinaryModeHeaders.headers(of: event)) { trace, _ in trace }
+            contentType = EventContentType.json
+            body = EventCodec.encode(event.data)
+        }
         let properties = MessageProperties(
-            contentType: "application/cloudevents+json", messageId: event.id, correlationId: input.event.id,
+            contentType: contentType, messageId: event.id, correlationId: input.event.id,
             type: EventType.actionSetUpdated, appId: appID, timestamp: Int64(time.timeIntervalSince1970.rounded(.down)),
             deliveryMode: .persistent, headers: headers)
-        return OutboundMessage(
-            exchange: exchange, routingKey: category, body: EventCodec.encode(event), properties: properties)
+        return OutboundMessage(exchange: exchange, routingKey: category, body: body, properties: properties)
     }
 }

@@ -1,9 +1,14 @@
+import NotificationEvents
+
 /// The settings of a ``ResponsePipeline``; the defaults are the documented ones.
 public struct PipelineConfiguration: Sendable {
     /// The CloudEvents `source` of the updates.
     public var source = "/responder"
     /// The `app-id` property of the updates.
     public var appID = "responder"
+    /// How updates are published: a whole event as the body (the default), or in binary content mode with the
+    /// attributes as `cloudEvents_` headers and the action set as the body.
+    public var outputMode = EventContentMode.structured
     /// The largest body accepted, in bytes (default 256 KiB); a larger one is dead-lettered.
     public var maxBodySize = 256 * 1024
     /// How many times an event is handled again after its notification changed under it (another process

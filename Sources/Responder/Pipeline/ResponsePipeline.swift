@@ -52,7 +52,8 @@ public struct ResponsePipeline: Sendable {
         }
     }
 
-    /// Checks a message's content type, encoding and size and decodes its event; a rejection is logged and counted.
+    /// Checks a message's content type, encoding and size and decodes its event, in structured or binary content
+    /// mode (`EventContentMode.of(contentType:headers:)`, NotificationEvents); a rejection is logged and counted.
     ///
     /// Accepted content types are `application/cloudevents+json` and `application/json` (parameters such as
     /// `charset` aside); a message without a content type is read as JSON too, since the body is checked by decoding
@@ -61,7 +62,7 @@ public struct ResponsePipeline: Sendable {
     public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedResponse {
         do throws(InputRejection) {
             try message.admissionCheck(maxBodySize: configuration.maxBodySize)
-            let decoded = DecodedResponse(message: message, event: try Self.decodeEvent(message.body))
+            let decoded = DecodedResponse(message: message, event: try Self.decodeEvent(message))
             // Counted rather than logged: a producer with a broken tracer would otherwise log every message.
             if TraceContext.dropsAny(of: message.properties.headers) { metrics.invalidTraceHeaders.increment() }
             return decoded
@@ -74,9 +75,17 @@ public struct ResponsePipeline: Sendable {
         }
     }
 
-    private static func decodeEvent(_ body: [UInt8]) throws(InputRejection) -> NotificationResponseEvent {
+    /// The event of either content mode, told apart as the CloudEvents AMQP binding does (`EventContentMode`).
+    private static func decodeEvent(_ message: InboundMessage) throws(InputRejection) -> NotificationResponseEvent {
+        let properties = message.properties
         do {
-            return try EventCodec.decodeResponseEvent(body)
+            switch EventContentMode.of(contentType: properties.contentType, headers: properties.headers) {
+            case .structured:
+                return try EventCodec.decodeResponseEvent(message.body)
+            case .binary:
+                return try EventCodec.decodeResponseEvent(
+                    headers: properties.headers, contentType: properties.contentType, body: message.body)
+            }
         } catch {
             throw InputRejection(reason: error.deadLetterReason, detail: error.description)
         }

@@ -109,19 +109,18 @@ extension Setting where Value == String {
     }
 }
 
-extension Setting where Value == Logger.Level {
-    /// A log level by name.
-    static func logLevel(_ flag: String, _ variable: String?, default value: Logger.Level, _ summary: String) -> Setting
-    {
-        let names = Logger.Level.allCases.map(\.rawValue)
+extension Setting where Value: RawRepresentable<String> & CaseIterable & Sendable {
+    /// One of the type's values, by name.
+    static func oneOf(_ flag: String, _ variable: String?, default value: Value, _ summary: String) -> Setting {
+        let names = Value.allCases.map(\.rawValue)
         return Setting(
             flag: flag, variable: variable, defaultValue: value, defaultDescription: value.rawValue,
             allowed: names.joined(separator: ", "), summary: summary
         ) { text throws(SettingProblem) in
-            guard let level = Logger.Level(rawValue: text) else {
+            guard let chosen = Value(rawValue: text) else {
                 throw SettingProblem("must be one of \(names.joined(separator: ", "))")
             }
-            return level
+            return chosen
         }
     }
 }

@@ -1,5 +1,6 @@
 import AMQP
 import Logging
+import NotificationEvents
 import Responder
 import ResponderWorker
 
@@ -87,6 +88,9 @@ enum Settings {
     static let maxBodySize = Setting<Int>.wholeNumber(
         "max-body-size", "RESPONDER_MAX_BODY_SIZE", default: PipelineConfiguration().maxBodySize,
         in: 1...largestBrokerMessage, "Largest input body accepted, in bytes; a larger one is never read and is dead-lettered by the broker (set the broker's max_message_size to match, as docker-compose.yml does).")
+    static let outputMode = Setting<EventContentMode>.oneOf(
+        "output-mode", "RESPONDER_OUTPUT_MODE", default: PipelineConfiguration().outputMode,
+        "CloudEvents content mode of the updates: structured (the event is the body) or binary (attributes in cloudEvents_ headers, the action set as the body).")
     static let metricsPort = Setting<Int>.wholeNumber(
         "metrics-port", "RESPONDER_METRICS_PORT", default: observability.port, in: 1...Int(UInt16.max),
         "Port of /metrics, /health/live and /health/ready.")
@@ -99,7 +103,7 @@ enum Settings {
     static let workerID = Setting<String>.text(
         "worker-id", "RESPONDER_WORKER_ID", default: nil, defaultDescription: "host-pid",
         "This worker's id in dead-letter headers, logs and its connection names.")
-    static let logLevel = Setting<Logger.Level>.logLevel(
+    static let logLevel = Setting<Logger.Level>.oneOf(
         "log-level", "RESPONDER_LOG_LEVEL", default: .info, "The least severe log level written to stderr.")
 
     /// What `responder run` reads, in the order of the README's configuration table.
@@ -109,13 +113,13 @@ enum Settings {
         deadLetterExchange.description, deadLetterQueue.description, retryDelays.description,
         deliveryLimit.description, categories.description, state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
-        maxBodySize.description, metricsPort.description, metricsHost.description, gracePeriod.description,
+        maxBodySize.description, outputMode.description, metricsPort.description, metricsHost.description, gracePeriod.description,
         workerID.description, logLevel.description,
     ]
 
     // MARK: The tools
 
-    static let replayLogLevel = Setting<Logger.Level>.logLevel(
+    static let replayLogLevel = Setting<Logger.Level>.oneOf(
         "log-level", nil, default: .error, "The least severe log level shown on stderr; debug shows each handled response.")
     static let expect = Setting<String>.readableFile(
         "expect", nil, defaultDescription: "none",

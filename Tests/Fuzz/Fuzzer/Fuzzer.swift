@@ -25,7 +25,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// Before the first input: when `RESPONDER_FUZZ_SEEDS` names an empty folder, fills it with one input per line of
-/// the fixtures under `RESPONDER_FUZZ_FIXTURES`, so the fuzzer starts from recorded sessions.
+/// the fixtures under `RESPONDER_FUZZ_FIXTURES`, and one more in binary content mode per event, so the fuzzer
+/// starts from recorded sessions in both modes.
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
     let environment = ProcessInfo.processInfo.environment
@@ -41,6 +42,9 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
             count += 1
             let input = IntakeInput.bytes(fixture)
             FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)", contents: Data(input))
+            if let binary = IntakeInput.binaryModeBytes(fixture) {
+                _ = FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)-binary", contents: Data(binary))
+            }
         }
     }
     return 0

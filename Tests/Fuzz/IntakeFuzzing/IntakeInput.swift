@@ -67,6 +67,22 @@ public struct IntakeInput: Sendable {
             headers: properties.headers, body: line.bodyBytes)
     }
 
+    /// The bytes of a recorded structured event sent in binary content mode instead, for seeds: its attributes as
+    /// `cloudEvents_` headers (beside the recorded ones), `application/json`, its `data` as the body; `nil` when
+    /// the body is not a JSON object with `data`.
+    public static func binaryModeBytes(_ line: FixtureLine) -> [UInt8]? {
+        guard let event = try? EventCodec.decode([String: JSONValue].self, from: line.bodyBytes), let data = event["data"]
+        else { return nil }
+        var properties = BasicProperties(MessageProperties(line.properties))
+        let attributes = event.filter { $0.key != "data" && $0.key != "datacontenttype" }
+            .map { (BinaryModeHeaders.prefix + $0.key, FieldValue($0.value)) }
+        properties.headers = FieldTable(properties.headers.map { ($0.key, $0.value) } + attributes)
+        return bytes(
+            contentType: EventContentType.json, contentEncoding: properties.contentEncoding,
+            messageID: properties.messageID, timestamp: properties.timestamp, routingKey: line.routingKey,
+            headers: properties.headers, body: EventCodec.encode(data))
+    }
+
     /// The table librabbitmq decodes from `wire` (a table's entries, without its length), or none when they are
     /// not a table.
     private static func headers(wire: ArraySlice<UInt8>) -> FieldTable {
