@@ -203,6 +203,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderPostgres",
                 "ResponderWorker",
                 "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
