@@ -6,11 +6,12 @@ import WorkerHarness
 
 /// A fleet: three `responder run` processes, each in a working directory of its own as if on a machine of its own,
 /// each connected to a different node of a three-node RabbitMQ cluster whose quorum input queue has a member on
-/// every node, all sharing one PostgreSQL database (a schema of their own on the tests' server). A stream of 3,200
+/// every node, whose output, dead-letter and retry queues are quorum queues too (`--output-queue-type quorum`),
+/// all sharing one PostgreSQL database (a schema of their own on the tests' server). A stream of 3,200
 /// taps on 40 notifications goes out in four parts; while the first three are handled, a fault strikes at a known
 /// point: a worker is SIGKILLed at its 20th input with outputs published and nothing confirmed or acknowledged, and a
 /// new one takes its place; the node holding the input queue's leader stops once its worker has handled 20 inputs of
-/// the second part, and starts again; the database stops for ten seconds once the fleet has handled 20 inputs of the
+/// the second part (it leads the output queue too), and starts again; the database stops for ten seconds once the fleet has handled 20 inputs of the
 /// third part, and starts again. At the end every tap is counted exactly once, every notification's updates
 /// are the golden ones in version order, nothing is dead-lettered or left unacknowledged, and readiness went
 /// not-ready and back on the workers each fault struck.
@@ -25,17 +26,19 @@ struct FleetTests {
         let database = try await SharedDatabase.fresh()
         defer { database.close() }
         let began = ContinuousClock.now
-        let topology = TestTopology("fleet")
+        let topology = TestTopology("fleet", outputQueueType: .quorum)
         let input = topology.topology.inputQueue
-        // The input queue is declared through node 2, so its first leader is there (3.10 places a new quorum queue's
-        // leader on the declaring node), the rest through node 1, where the classic output, dead-letter and retry
-        // queues then live: the node stopped below is the leader's, and a classic queue is on one node only.
-        try await declareInputQueue(topology, through: cluster.nodes[1])
+        // The topology is declared through node 2, so every queue's first leader is there (3.10 places a new quorum
+        // queue's leader on the declaring node): the node stopped below leads the input queue and the output queue,
+        // so the updates confirmed there must outlive it.
+        try await declareTopology(topology, through: cluster.nodes[1])
         let probe = try await QueueProbe.open(topology, url: cluster.nodes[0].url)
-        let members = try await cluster.members(of: input, askingNode: 1)
-        #expect(members.count == 3, "the input queue has a member on each node: \(members)")
+        for queue in [input, topology.topology.outputQueue] {
+            let members = try await cluster.members(of: queue, askingNode: 1)
+            #expect(members.count == 3, "\(queue) has a member on each node: \(members)")
+        }
         let firstLeader = try await cluster.leader(of: input)
-        try #require(firstLeader != 1, "the stopped node must not be the one holding the output queue")
+        #expect(try await cluster.leader(of: topology.topology.outputQueue) == firstLeader)
 
         let run = try await TapRun(topology, notifications: 40, tapsEach: 80)
         let parts = stride(from: 0, to: run.lines.count, by: run.lines.count / 4).map {
@@ -152,19 +155,12 @@ struct FleetTests {
         return sum
     }
 
-    /// Declares only `topology`'s input queue, through `node`.
-    private func declareInputQueue(_ topology: TestTopology, through node: BrokerNode) async throws {
+    /// Declares `topology`, through `node`.
+    private func declareTopology(_ topology: TestTopology, through node: BrokerNode) async throws {
         var configuration = try AMQPConfiguration(url: node.url)
         configuration.connectionName = "worker-tests fleet declaration"
         let connection = try await AMQPConnection.connect(configuration)
-        let queue = try #require(topology.topology.declarations.queues.first { $0.name == topology.topology.inputQueue })
-        let arguments = FieldTable(queue.arguments.sorted { $0.key < $1.key }.map { argument in
-            switch argument.value {
-            case .string(let value): (argument.key, FieldValue.string(value))
-            case .integer(let value): (argument.key, FieldValue.int64(value))
-            }
-        })
-        _ = try await connection.openChannel().declareQueue(queue.name, arguments: arguments)
+        try await topology.declare(on: try await connection.openChannel())
         await connection.close()
     }
 }

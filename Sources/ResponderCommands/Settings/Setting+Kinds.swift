@@ -109,6 +109,20 @@ extension Setting where Value == String {
     }
 }
 
+extension Setting where Value: CaseIterable & RawRepresentable<String> {
+    /// One of `Value`'s cases, by name.
+    static func choice(_ flag: String, _ variable: String, default value: Value, _ summary: String) -> Setting {
+        let names = Value.allCases.map(\.rawValue)
+        return Setting(
+            flag: flag, variable: variable, defaultValue: value, defaultDescription: value.rawValue,
+            allowed: names.joined(separator: ", "), summary: summary
+        ) { text throws(SettingProblem) in
+            guard let choice = Value(rawValue: text) else { throw SettingProblem("must be one of \(names.joined(separator: ", "))") }
+            return choice
+        }
+    }
+}
+
 extension Setting where Value == Logger.Level {
     /// A log level by name.
     static func logLevel(_ flag: String, _ variable: String?, default value: Logger.Level, _ summary: String) -> Setting
