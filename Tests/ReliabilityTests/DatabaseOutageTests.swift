@@ -3,7 +3,7 @@ import Testing
 import WorkerHarness
 
 /// The PostgreSQL server stops (a fast shutdown: every session ends with 57P01) while a worker commits a stream of
-/// taps with a full prefetch, and starts again: the worker pauses and says why on `/health/ready`, hands back what
+/// taps with a full prefetch (more arrive while it is down), and starts again: the worker pauses and says why on `/health/ready`, hands back what
 /// it holds, and once the server is back it checks it, resumes and consumes again. Every tap is counted exactly
 /// once, every golden update arrives, nothing is dead-lettered or left in the queue.
 ///
@@ -25,11 +25,16 @@ struct DatabaseOutageTests {
         defer { if worker.isRunning { worker.send(SIGKILL) } }
         try await worker.waitUntilReady()
 
-        let streaming = Task { try await publisher.publish(run.lines) }
+        // Two thirds stream in while the server stops under the commits in flight; the last third goes out once it
+        // is down, so the worker meets the outage however fast it was.
+        let split = run.lines.count * 2 / 3
+        let streaming = Task { try await publisher.publish(Array(run.lines[..<split])) }
         try await waitFor(timeout: .seconds(120), "the worker to commit 100 inputs") {
             try await worker.metric("responder_events_total") >= 100
         }
         try await database.outage.stop()
+        try await streaming.value
+        try await publisher.publish(Array(run.lines[split...]))
         try await waitFor(timeout: .seconds(60), "the worker to pause") { await worker.status(of: "/health/ready") == 503 }
         let reasons = await worker.text(of: "/health/ready") ?? ""
         #expect(reasons.contains("the state store is unavailable"), "\(reasons)")
@@ -40,7 +45,6 @@ struct DatabaseOutageTests {
         #expect(try await worker.metric("responder_store_paused") == 0)
         #expect(try await worker.metric("responder_store_outages_total") >= 1)
         let handedBack = Int(try await worker.metric(#"responder_events_total{outcome="handed_back"}"#))
-        try await streaming.value
 
         let result = try await run.finishOnBroker(on: node, topology: topology, probe: probe, workers: [worker])
         try await run.checkStore(database.store, received: result.received)
