@@ -23,7 +23,7 @@ public struct Topology: Sendable, Hashable, Codable {
     /// against a message that crashes the worker every time.
     public var deliveryLimit = 5
     /// The type of the output, dead-letter and retry queues: ``QueueType/quorum`` for a fleet on a cluster. A queue
-    /// of that name that exists with the other type is refused by the broker (``TopologyMismatch``).
+    /// of that name that exists with the other type is refused by the broker, and the worker stops, saying so.
     public var outputQueueType = QueueType.classic
 
     public init() {}
