@@ -196,6 +196,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderPostgres",
                 "ResponderWorker",
                 "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),

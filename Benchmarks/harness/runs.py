@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from broker import INPUT_QUEUE, OUTPUT_QUEUE
+import database
 from process import Client, cpu_seconds, machine_busy_seconds, own_cpu_seconds
 from variants import client_env
 
@@ -94,6 +95,7 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
     await asyncio.sleep(SETTLE_SECONDS)
 
     log_path = log_dir / (label.replace(" prefetch ", "-p").replace(" run ", "-").replace(" ", "-") + ".log")
+    server_before = variant.server_counters() if variant.server_counters else None
     broker_before, busy_before, own_before = cpu_seconds(broker_pid), machine_busy_seconds(), own_cpu_seconds()
     client = Client(variant.command(setup, prefetch, fresh(scratch)), client_env(variant, setup), log_path)
     seen = await watch(client, broker, variant, setup.events, expected_outputs, sample_every)
@@ -124,6 +126,11 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
         # Clock ticks are 10 ms, so an idle machine can come out a hair below zero.
         other_load_cores=max(0.0, round((busy - broker_cpu - cpu) / lifetime, 2)),
         log=str(log_path))
+    if server_before:
+        result.update(database.per_event(server_before, variant.server_counters(), setup.events))
+        print(f"bench: {label}: the database per event: {result['db_transactions_per_event']} transactions "
+              f"(round trips), {result['db_wal_bytes_per_event']} WAL bytes, {result['db_cpu_us_per_event']} us CPU",
+              file=sys.stderr)
     if sample_every:
         result["rss_samples"] = seen.rss_samples
     state = (f"FAILED: {failure}" if failure else

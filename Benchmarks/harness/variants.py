@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+import database
 from broker import INPUT_QUEUE_ARGUMENTS
 
 
@@ -39,6 +40,8 @@ class Variant:
     # None when the variant can run here, else why it cannot.
     unavailable: Callable[[Setup], Optional[str]] = lambda setup: None
     input_queue_arguments: dict = field(default_factory=lambda: dict(INPUT_QUEUE_ARGUMENTS))
+    # The counters of a database server the variant uses (database.counters), read before and after each run.
+    server_counters: Optional[Callable[[], dict]] = None
 
 
 def responder_lacks(setup, subcommand):
@@ -92,6 +95,7 @@ VARIANTS = [
         exits_when_done=False,
         unavailable=lambda setup: responder_lacks(setup, "migrate")
         or (None if os.environ.get("BENCH_POSTGRES_URL") else "BENCH_POSTGRES_URL is not set (scripts/bench sets it)"),
+        server_counters=database.counters,
     ),
     Variant(
         name="responder-memory",

@@ -22,6 +22,9 @@ public struct Topology: Sendable, Hashable, Codable {
     /// How many deliveries of one message the input queue allows before the broker dead-letters it: the guard
     /// against a message that crashes the worker every time.
     public var deliveryLimit = 5
+    /// The type of the output, dead-letter and retry queues: ``QueueType/quorum`` for a fleet on a cluster. A queue
+    /// of that name that exists with the other type is refused by the broker, and the worker stops, saying so.
+    public var outputQueueType = QueueType.classic
 
     public init() {}
 
@@ -41,8 +44,8 @@ public struct Topology: Sendable, Hashable, Codable {
                     "x-dead-letter-exchange": .string(deadLetterExchange),
                     "x-dead-letter-routing-key": .string(inputQueue),
                 ]),
-            QueueDeclaration(name: outputQueue, arguments: [:]),
-            QueueDeclaration(name: deadLetterQueue, arguments: [:]),
+            QueueDeclaration(name: outputQueue, arguments: typeArguments),
+            QueueDeclaration(name: deadLetterQueue, arguments: typeArguments),
         ]
         for attempt in retryDelays.indices.map({ $0 + 1 }) {
             // A retry queue holds a message for its delay, then the broker dead-letters it straight into the
@@ -50,11 +53,11 @@ public struct Topology: Sendable, Hashable, Codable {
             queues.append(
                 QueueDeclaration(
                     name: retryQueue(attempt: attempt),
-                    arguments: [
+                    arguments: typeArguments.merging(retryDeadLettering) { $1 }.merging([
                         "x-message-ttl": .integer(Int64(retryDelays[attempt - 1]) * 1000),
                         "x-dead-letter-exchange": .string(""),
                         "x-dead-letter-routing-key": .string(inputQueue),
-                    ]))
+                    ]) { $1 }))
         }
         return TopologyDeclarations(
             exchanges: [
@@ -68,6 +71,25 @@ public struct Topology: Sendable, Hashable, Codable {
                 BindingDeclaration(queue: outputQueue, exchange: outputExchange, routingKey: "#"),
                 BindingDeclaration(queue: deadLetterQueue, exchange: deadLetterExchange, routingKey: "#"),
             ])
+    }
+}
+
+extension Topology {
+    /// What makes a queue the output queue type; nothing for classic, the broker's default.
+    private var typeArguments: [String: ArgumentValue] {
+        switch outputQueueType {
+        case .classic: [:]
+        case .quorum: ["x-queue-type": .string("quorum")]
+        }
+    }
+
+    /// A quorum queue dead-letters at most once unless told otherwise: a retry expiring during a failover would be
+    /// dropped. At least once needs the queue to refuse publishes when full rather than drop its oldest.
+    private var retryDeadLettering: [String: ArgumentValue] {
+        switch outputQueueType {
+        case .classic: [:]
+        case .quorum: ["x-dead-letter-strategy": .string("at-least-once"), "x-overflow": .string("reject-publish")]
+        }
     }
 }
 

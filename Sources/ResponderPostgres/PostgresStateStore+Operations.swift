@@ -19,7 +19,7 @@ extension PostgresStateStore {
         while true {
             do {
                 guard let deadline else { return try await body(client) }
-                return try await Self.within(deadline) { try await body(self.client) }
+                return try await Deadline.answer(within: deadline) { try await body(self.client) }
             } catch {
                 switch PostgresFailure(error) {
                 case .retry where attempt < Self.attempts:
@@ -29,24 +29,6 @@ extension PostgresStateStore {
                 case .unavailable(let unavailable): throw unavailable
                 }
             }
-        }
-    }
-
-    /// `body`'s result, or ``StateStoreUnavailable`` when it has none within `limit`.
-    private static func within<Result: Sendable>(
-        _ limit: Duration, _ body: @escaping @Sendable () async throws -> Result
-    ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let result = first else {
-                throw StateStoreUnavailable(reason: "PostgreSQL: no answer within \(limit)")
-            }
-            return result
         }
     }
 

@@ -71,6 +71,10 @@ public struct ResponderService: Service {
                 await publishing.close()
                 if current.isStopping { return }
                 logger.warning("the broker cancelled the consumer; reconnecting")
+            } catch let mismatch as TopologyMismatch {
+                readiness.set(.disconnected, true)
+                logger.error("the broker's topology differs from this worker's: stopping", metadata: ["error": "\(mismatch)"])
+                throw mismatch
             } catch {
                 readiness.set(.disconnected, true)
                 if current.isStopping { return }

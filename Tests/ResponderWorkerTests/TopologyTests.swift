@@ -51,6 +51,24 @@ import Testing
         }
     }
 
+    @Test func quorumOutputQueuesAreReplicatedAndRetriesDeadLetterAtLeastOnce() {
+        var topology = Topology()
+        topology.outputQueueType = .quorum
+        let plan = topology.declarations
+        let queues = Dictionary(uniqueKeysWithValues: plan.queues.map { ($0.name, $0.arguments) })
+        #expect(queues["responder.action-updates"] == ["x-queue-type": .string("quorum")])
+        #expect(queues["responder.dead-letter"] == ["x-queue-type": .string("quorum")])
+        #expect(queues["responder.responses.retry.10s"] == [
+            "x-queue-type": .string("quorum"),
+            "x-dead-letter-strategy": .string("at-least-once"),
+            "x-overflow": .string("reject-publish"),
+            "x-message-ttl": .integer(10_000),
+            "x-dead-letter-exchange": .string(""),
+            "x-dead-letter-routing-key": .string("responder.responses"),
+        ])
+        #expect(queues["responder.responses"] == Topology().declarations.queues.first?.arguments, "the input is unchanged")
+    }
+
     @Test func namesAndRetriesFollowTheConfiguration() {
         var topology = Topology()
         topology.inputExchange = "in"

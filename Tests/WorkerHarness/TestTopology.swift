@@ -9,7 +9,10 @@ public struct TestTopology: Sendable {
     public let prefix: String
 
     /// A fresh set of names; `retryDelays` are short so retry tests finish quickly.
-    public init(_ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5) {
+    public init(
+        _ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5,
+        outputQueueType: QueueType = .classic
+    ) {
         prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
         var topology = Topology()
         topology.inputExchange = "\(prefix).responses"
@@ -20,6 +23,7 @@ public struct TestTopology: Sendable {
         topology.deadLetterQueue = "\(prefix).responder.dead-letter"
         topology.retryDelays = retryDelays
         topology.deliveryLimit = deliveryLimit
+        topology.outputQueueType = outputQueueType
         self.topology = topology
     }
 
@@ -34,6 +38,7 @@ public struct TestTopology: Sendable {
             "RESPONDER_DEAD_LETTER_QUEUE": topology.deadLetterQueue,
             "RESPONDER_RETRY_DELAYS": topology.retryDelays.map(String.init).joined(separator: ","),
             "RESPONDER_DELIVERY_LIMIT": String(topology.deliveryLimit),
+            "RESPONDER_OUTPUT_QUEUE_TYPE": topology.outputQueueType.rawValue,
         ]
     }
 

@@ -53,6 +53,9 @@ enum Settings {
     static let deliveryLimit = Setting<Int>.wholeNumber(
         "delivery-limit", "RESPONDER_DELIVERY_LIMIT", default: topology.deliveryLimit, in: 1...Int(Int32.max),
         "Deliveries of one input before the broker dead-letters it.")
+    static let outputQueueType = Setting<QueueType>.oneOf(
+        "output-queue-type", "RESPONDER_OUTPUT_QUEUE_TYPE", default: topology.outputQueueType,
+        "Type of the output, dead-letter and retry queues: quorum replicates them on a cluster, so losing a node loses no update (a fleet's choice); an existing queue of the other type stops the worker with the way out.")
 
     // MARK: Handlers and state
 
@@ -111,7 +114,7 @@ enum Settings {
         amqpURL.description, caFile.description, certFile.description, keyFile.description, heartbeat.description,
         inputExchange.description, inputQueue.description, outputExchange.description, outputQueue.description,
         deadLetterExchange.description, deadLetterQueue.description, retryDelays.description,
-        deliveryLimit.description, categories.description, state.description, inboxRetentionHours.description,
+        deliveryLimit.description, outputQueueType.description, categories.description, state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
         maxBodySize.description, outputMode.description, metricsPort.description, metricsHost.description, gracePeriod.description,
         workerID.description, logLevel.description,

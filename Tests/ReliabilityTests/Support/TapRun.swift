@@ -108,6 +108,13 @@ struct TapRun: Sendable {
     func checkStore(at path: String, received: [AMQPDelivery], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let store = try SQLiteStateStore(path: path)
         defer { try? store.close() }
+        try await checkStore(store, received: received, sourceLocation: sourceLocation)
+    }
+
+    /// ``checkStore(at:received:sourceLocation:)`` on a store already open (a PostgreSQL store the workers share).
+    func checkStore(
+        _ store: any StateStore, received: [AMQPDelivery], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         for request in requests {
             let record = try #require(try await store.notification(request), "\(request) not stored",
                                       sourceLocation: sourceLocation)
