@@ -37,7 +37,7 @@ final class OTLPReceiver {
             line.append(first)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw HarnessError("scripts/otlp-receiver did not start (is opentelemetry-proto installed? scripts/test installs it)")
         }
         self.port = port
@@ -69,8 +69,9 @@ final class OTLPReceiver {
         }
     }
 
+    /// SIGKILL: a child of the test process inherits its blocked signals, SIGTERM among them.
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }
