@@ -28,6 +28,9 @@ enum TracingBootstrap {
         var configuration = OTel.Configuration.default
         configuration.serviceName = defaultServiceName
         configuration.diagnosticLogger = .custom(logger)
+        // At info swift-otel echoes each OTEL_* value it reads, OTEL_EXPORTER_OTLP_HEADERS (an API key) included;
+        // OTEL_LOG_LEVEL still lowers it.
+        configuration.diagnosticLogLevel = .warning
         let backend = try OTel.makeTracingBackend(configuration: configuration)
         logger.info("tracing on: spans go to the OTLP exporter the OTEL_* variables configure")
         return (backend.factory, backend.service)
