@@ -29,7 +29,7 @@ public final class Worker: Sendable {
     /// A worker handling inputs with `registry`, keeping state in `store`, and serving `metrics` (the registry
     /// the process's metrics system reports to) at ``WorkerConfiguration/observability``. `storeService` is what
     /// the store needs running while it is used (PostgreSQL's connection pool), or nil. `tracingService` exports
-    /// the spans of ``PipelineConfiguration/tracer`` (swift-otel's), or nil; it stops last, so a graceful shutdown
+    /// the spans of `PipelineConfiguration.tracer` (swift-otel's), or nil; it stops last, so a graceful shutdown
     /// exports the spans of the inputs the worker finishes.
     public init(
         registry: HandlerRegistry, store: any StateStore, storeService: (any Service)? = nil,
