@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -32,6 +32,9 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs (scripts/test builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OTLP over HTTP only: the gRPC exporter's packages would more than double the cold build.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // librabbitmq (rabbitmq-c 0.11) as Debian's librabbitmq-dev installs it.
@@ -66,6 +69,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C interface, for the state store's statements per event (GRDB's own product).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: fuzzing
         ),
@@ -82,6 +86,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // To hold another connection's write lock open, which GRDB refuses to do.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
 
@@ -118,7 +123,12 @@ let package = Package(
         // What the worker does to a delivery without a broker: mapping AMQP to the pipeline's messages, failure
         // routing and dead letters, the topology's names. Kept free of the HTTP and lifecycle packages, so the
         // intake fuzzer builds quickly.
-        .target(name: "ResponderIntake", dependencies: ["AMQP", "Responder", "NotificationEvents"], swiftSettings: fuzzing),
+        .target(
+            name: "ResponderIntake",
+            dependencies: [
+                "AMQP", "Responder", "NotificationEvents", .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: fuzzing),
 
         // The broker side: the pipeline on RabbitMQ, topology, the `run` service, metrics and health.
         .target(
@@ -135,6 +145,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
 
@@ -173,6 +184,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OTel", package: "swift-otel"),
             ]
         ),
         // The `responder` executable: the commands with the RedGreen sample registered.

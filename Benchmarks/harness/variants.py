@@ -98,6 +98,18 @@ VARIANTS = [
         server_counters=database.counters,
     ),
     Variant(
+        name="responder-traced",
+        summary="responder run as the responder row, with OpenTelemetry tracing on (OTLP/HTTP to a local collector that "
+                "discards, Benchmarks/traced/run): what the spans cost",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.repo / "Benchmarks" / "traced" / "run"),
+            str(setup.responder), "run", "--state", str(scratch / "state.sqlite"), "--prefetch", str(prefetch)],
+        env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
+        expected_outputs=lambda events, updates: updates,
+        exits_when_done=False,
+        unavailable=lambda setup: responder_lacks(setup, "run"),
+    ),
+    Variant(
         name="responder-memory",
         summary="responder run with the in-memory state store: the same without SQLite, to show what the store costs",
         command=lambda setup, prefetch, scratch: [

@@ -58,13 +58,16 @@ struct RunCommand: AsyncParsableCommand {
         let environment = EnvironmentFallback()
         let logger = bootstrapLogging(level: try Settings.logLevel.resolve(logLevel, environment))
         let configuration = try workerConfiguration(environment)
-        let pipeline = try pipelineConfiguration(environment)
+        var pipeline = try pipelineConfiguration(environment)
+        let tracing = try TracingBootstrap.backend(environment.environment, logger: logger)
+        pipeline.tracer = tracing?.tracer
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
         let state = try await handlers.openStore(environment, logger: logger)
         let metrics = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory.responder(registry: metrics))
         let worker = Worker(
-            registry: registry, store: state.store, storeService: state.service, configuration: configuration,
+            registry: registry, store: state.store, storeService: state.service, tracingService: tracing?.service,
+            configuration: configuration,
             pipeline: pipeline, metrics: metrics, logger: logger)
         try await worker.run()
         try state.close()

@@ -1,5 +1,6 @@
 import AMQP
 import Responder
+import Tracing
 
 /// One message the worker publishes on behalf of an input: an output, a retry or a dead letter.
 package struct Publication: Sendable {
@@ -29,10 +30,13 @@ extension Publication {
 package struct Intake: Sendable {
     package var delivery: AMQPDelivery
     package var received: ContinuousClock.Instant
+    /// The input's `process` span, while tracing is on.
+    package var span: (any Span)?
 
-    package init(delivery: AMQPDelivery, received: ContinuousClock.Instant) {
+    package init(delivery: AMQPDelivery, received: ContinuousClock.Instant, span: (any Span)? = nil) {
         self.delivery = delivery
         self.received = received
+        self.span = span
     }
 }
 

@@ -5,6 +5,7 @@ import NotificationEvents
 import Responder
 import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// The worker's work over one pair of connections: declare the topology, consume inputs, run them through the
 /// pipeline, publish what they produced, wait for the broker's confirms, then acknowledge the inputs.
@@ -29,6 +30,7 @@ final class BrokerSession: Sendable {
     private let failures: FailureRouting
     private let pause: StorePause
     private let logger: Logger
+    private let tracing: InputTracing?
     private let consumer = Mutex<(started: AMQPConsumer?, stopRequested: Bool)>((nil, false))
 
     init(
@@ -44,6 +46,7 @@ final class BrokerSession: Sendable {
         self.failures = FailureRouting(topology: configuration.topology, workerID: configuration.workerID)
         self.pause = pause
         self.logger = logger
+        tracing = pipeline.configuration.tracer.map { InputTracing(tracer: $0, inputQueue: configuration.topology.inputQueue) }
     }
 
     /// Stops taking new inputs: cancels the consumer so ``run()`` can finish the ones it has and return.
@@ -126,7 +129,15 @@ final class BrokerSession: Sendable {
                         continue
                     }
                     metrics.inFlight.increment()
-                    scheduler.submit(InboundMessage(delivery), tag: Intake(delivery: delivery, received: .now))
+                    let message = InboundMessage(delivery)
+                    guard let tracing = self.tracing else {
+                        scheduler.submit(message, tag: Intake(delivery: delivery, received: .now))
+                        continue
+                    }
+                    let span = tracing.startProcessing(message)
+                    ServiceContext.withValue(span.context) {
+                        scheduler.submit(message, tag: Intake(delivery: delivery, received: .now, span: span))
+                    }
                 }
             }
             group.addTask {
@@ -151,6 +162,8 @@ final class BrokerSession: Sendable {
     private struct Settlement: Sendable {
         var intake: Intake
         var confirmations: [PublishConfirmation]
+        /// From handing the publications to the connection to their confirms, while tracing is on.
+        var publishSpan: (any Span)?
         var outcome: WorkerMetrics.Outcome
         var reason: DeadLetterReason?
     }
@@ -160,6 +173,10 @@ final class BrokerSession: Sendable {
     /// and all, with the broker's `x-death` (reason `rejected`; redrive reads it as `body-too-large`).
     private func refuseOversized(_ delivery: AMQPDelivery, acks: Acknowledger) throws(AMQPError) {
         try acks.deadLetterThroughBroker(delivery.deliveryTag)
+        if let tracing {
+            tracing.finish(
+                tracing.startProcessing(InboundMessage(delivery)), outcome: .deadLettered, reason: .bodyTooLarge)
+        }
         logger.warning(
             "input body over the limit; dead-lettered by the broker without reading it",
             metadata: [
@@ -215,13 +232,20 @@ final class BrokerSession: Sendable {
             outcome = .deadLettered
             reason = .unpublishable
         }
+        var publishSpan: (any Span)?
+        if let tracing, let span = completion.tag.span {
+            if let event = completion.event { tracing.describe(span, event: event) }
+            if case .completed = completion.outcome, reason == nil { tracing.stamp(&publications, with: span) }
+            if !publications.isEmpty { publishSpan = tracing.startPublishing(publications.count, of: span) }
+        }
         let confirmations = try publications.map { publication throws(AMQPError) in
             try channel.publishPipelined(
                 publication.body, exchange: publication.exchange, routingKey: publication.routingKey,
                 mandatory: true, properties: publication.properties)
         }
         if !confirmations.isEmpty { pipeline.configuration.stepReached?(.afterPublish) }
-        return Settlement(intake: completion.tag, confirmations: confirmations, outcome: outcome, reason: reason)
+        return Settlement(
+            intake: completion.tag, confirmations: confirmations, publishSpan: publishSpan, outcome: outcome, reason: reason)
     }
 
     /// Acknowledges an input once the broker confirmed everything it produced; an output the broker refused
@@ -232,9 +256,15 @@ final class BrokerSession: Sendable {
         defer { metrics.inFlight.decrement() }
         do throws(AMQPError) {
             for confirmation in settlement.confirmations { try await confirmation.confirmed() }
+            settlement.publishSpan?.end()
         } catch {
+            settlement.publishSpan?.setStatus(SpanStatus(code: .error, message: "\(error)"))
+            settlement.publishSpan?.end()
             switch error {
             case .nacked, .returned:
+                if let tracing, let span = settlement.intake.span {
+                    tracing.finish(span, outcome: .retried, reason: nil)
+                }
                 logger.error(
                     "the broker refused an output; the input goes back to the queue",
                     metadata: ["message-id": "\(settlement.intake.delivery.properties.messageID ?? "")", "error": "\(error)"])
@@ -246,6 +276,9 @@ final class BrokerSession: Sendable {
         }
         if !settlement.confirmations.isEmpty { pipeline.configuration.stepReached?(.afterConfirm) }
         try acks.settle(tag, accepted: true)
+        if let tracing, let span = settlement.intake.span {
+            tracing.finish(span, outcome: settlement.outcome, reason: settlement.reason)
+        }
         metrics.record(settlement.outcome)
         if let reason = settlement.reason { metrics.deadLettered(reason: reason.rawValue) }
         metrics.endToEnd.recordNanoseconds((ContinuousClock.now - settlement.intake.received).nanoseconds)

@@ -28,9 +28,12 @@ public final class Worker: Sendable {
 
     /// A worker handling inputs with `registry`, keeping state in `store`, and serving `metrics` (the registry
     /// the process's metrics system reports to) at ``WorkerConfiguration/observability``. `storeService` is what
-    /// the store needs running while it is used (PostgreSQL's connection pool), or nil.
+    /// the store needs running while it is used (PostgreSQL's connection pool), or nil. `tracingService` exports
+    /// the spans of `PipelineConfiguration.tracer` (swift-otel's), or nil; it stops last, so a graceful shutdown
+    /// exports the spans of the inputs the worker finishes.
     public init(
         registry: HandlerRegistry, store: any StateStore, storeService: (any Service)? = nil,
+        tracingService: (any Service)? = nil,
         configuration: WorkerConfiguration,
         pipeline: PipelineConfiguration = PipelineConfiguration(),
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger
@@ -42,7 +45,8 @@ public final class Worker: Sendable {
             outputExchange: configuration.topology.outputExchange, logger: logger)
         // The store's own service (PostgreSQL's connection pool) goes first: a graceful shutdown stops the services
         // last to first, so the store outlives the inputs the worker finishes.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = storeService.map { [.init(service: $0)] } ?? []
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracingService.map { [.init(service: $0)] } ?? []
+        services += storeService.map { [.init(service: $0)] } ?? []
         services += [
             .init(
                 service: ResponderService(

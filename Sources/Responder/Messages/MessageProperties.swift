@@ -46,3 +46,13 @@ public struct MessageProperties: Sendable, Hashable, Codable {
         self.headers = headers
     }
 }
+
+extension MessageProperties {
+    /// The W3C Trace Context headers (`traceparent`, `tracestate`) of ``headers`` that are valid, as outputs carry
+    /// them; empty when `traceparent` is missing or invalid. A tracer continues the producer's trace from these only.
+    public var validTraceHeaders: [String: String] {
+        TraceContext.propagated(from: headers).compactMapValues { value in
+            if case .string(let text) = value { text } else { nil }
+        }
+    }
+}

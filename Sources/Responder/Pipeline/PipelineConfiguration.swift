@@ -1,4 +1,5 @@
 import NotificationEvents
+import Tracing
 
 /// The settings of a ``ResponsePipeline``; the defaults are the documented ones.
 public struct PipelineConfiguration: Sendable {
@@ -18,6 +19,10 @@ public struct PipelineConfiguration: Sendable {
     /// for the others. For fault injection in tests; nil (the default) costs one check per step. It runs on the
     /// processing task, so it must return quickly (or never: it may end the process).
     public var stepReached: (@Sendable (ProcessingStep) -> Void)?
+    /// Where the pipeline's `handle` and `commit` spans go, children of the span in the task's service context (the
+    /// worker's `process` span); nil (the default) records none, at the cost of one check per input. Spans carry
+    /// the event id, category and action, never a response's `userText`.
+    public var tracer: (any Tracer)?
 
     /// The default settings.
     public init() {}

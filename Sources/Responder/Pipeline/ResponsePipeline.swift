@@ -94,7 +94,14 @@ public struct ResponsePipeline: Sendable {
     /// Handles a decoded event: returns its stored outputs if it was processed before, else runs its handlers and
     /// commits their effects. Handler and store errors are returned as ``ResponseOutcome/failed(_:retryable:)``,
     /// except a store's ``StateStoreUnavailable``, returned as ``ResponseOutcome/storeUnavailable(_:)``.
+    ///
+    /// With a ``PipelineConfiguration/tracer``, the handling is a `handle` span (its store commit a `commit` span
+    /// within it), a child of the span in the task's service context.
     public func handle(_ input: DecodedResponse) async -> ResponseOutcome {
+        await traced("handle") { await handleUntraced(input) }
+    }
+
+    private func handleUntraced(_ input: DecodedResponse) async -> ResponseOutcome {
         let log = ResponseLog(logger, for: input)
         let outcome: ResponseOutcome
         switch registry.route(input.event.data) {
@@ -129,7 +136,7 @@ public struct ResponsePipeline: Sendable {
                     let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
                     let commit = StateCommit(
                         inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
-                    switch try await store.commit(commit) {
+                    switch try await traced("commit", { try await store.commit(commit) }) {
                     case .committed:
                         configuration.stepReached?(.afterCommit)
                         return .completed(

@@ -1,4 +1,5 @@
 import NotificationEvents
+import Tracing
 
 /// Feeds input messages through a ``ResponsePipeline`` in the order that keeps per-notification state right:
 /// the events of one notification are handled one at a time, in the order they were submitted; events of
@@ -30,7 +31,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     }
 
     private enum Event: Sendable {
-        case submitted(InboundMessage, Tag)
+        case submitted(InboundMessage, Tag, ServiceContext?)
         case finishedHandling(requestIdentifier: String)
         case noMoreInput
     }
@@ -38,6 +39,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private struct Queued: Sendable {
         var input: DecodedResponse
         var tag: Tag
+        var context: ServiceContext?
     }
 
     /// The outcomes, in the order they complete; ends when ``run()`` returns.
@@ -58,9 +60,10 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     }
 
     /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``, and
-    /// from one task at a time: the order of the calls is the arrival order.
+    /// from one task at a time: the order of the calls is the arrival order. The pipeline handles the message in the
+    /// caller's service context (its trace, for the pipeline's spans).
     public func submit(_ message: InboundMessage, tag: Tag) {
-        eventSink.yield(.submitted(message, tag))
+        eventSink.yield(.submitted(message, tag, ServiceContext.current))
     }
 
     /// Says no more messages will be submitted: ``run()`` returns once every submitted message has completed.
@@ -82,7 +85,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                     let next = queues[key]!.popFirst()!
                     running += 1
                     group.addTask { [pipeline, completionSink, eventSink] in
-                        let outcome = await pipeline.handle(next.input)
+                        let outcome = await ServiceContext.withValue(next.context) { await pipeline.handle(next.input) }
                         completionSink.yield(
                             Completion(
                                 tag: next.tag, message: next.input.message, event: next.input.event, outcome: outcome))
@@ -93,7 +96,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
 
             for await event in events {
                 switch event {
-                case .submitted(let message, let tag):
+                case .submitted(let message, let tag, let context):
                     do throws(InputRejection) {
                         let input = try pipeline.decode(message)
                         let key = input.requestIdentifier
@@ -101,7 +104,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                             queues[key] = FIFOQueue()
                             ready.append(key)
                         }
-                        queues[key]!.append(Queued(input: input, tag: tag))
+                        queues[key]!.append(Queued(input: input, tag: tag, context: context))
                     } catch {
                         completionSink.yield(Completion(tag: tag, message: message, event: nil, outcome: error.outcome))
                     }

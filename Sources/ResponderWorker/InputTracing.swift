@@ -1,0 +1,92 @@
+import AMQP
+import NotificationEvents
+import Responder
+import ResponderIntake
+import Tracing
+
+/// The worker's part of an input's trace: the `process` span, from delivery to acknowledgement, continuing the
+/// producer's `traceparent` when it is valid; the `publish` span, from handing the input's publications to the
+/// connection to the broker's confirms; and the `traceparent` of the outputs, which is the `process` span's.
+///
+/// Attributes are bounded, and never the response's `userText`: the event id, category and action, the outcome and
+/// the dead-letter reason.
+struct InputTracing: Sendable {
+    let tracer: any Tracer
+    let inputQueue: String
+
+    /// The `process` span of `message`: a child of the producer's span when its trace headers are valid, else the
+    /// root of a new trace.
+    func startProcessing(_ message: InboundMessage) -> any Span {
+        var producer = ServiceContext.topLevel
+        tracer.extract(message.properties.validTraceHeaders, into: &producer, using: TraceHeaderExtractor())
+        let span = tracer.startSpan("process", context: producer, ofKind: .consumer)
+        span.attributes["messaging.system"] = "rabbitmq"
+        span.attributes["messaging.operation.type"] = "process"
+        span.attributes["messaging.destination.name"] = inputQueue
+        if let messageID = message.properties.messageId {
+            span.attributes["messaging.message.id"] = String(messageID.prefix(utf8Bytes: Self.maxAttributeBytes))
+        }
+        return span
+    }
+
+    /// Names the event `span` processes: its id, category and action (never its `userText`).
+    func describe(_ span: any Span, event: NotificationResponseEvent) {
+        span.attributes["cloudevents.event_id"] = String(event.id.prefix(utf8Bytes: Self.maxAttributeBytes))
+        span.attributes["responder.category"] = String(
+            event.data.notification.request.content.categoryIdentifier.prefix(utf8Bytes: Self.maxAttributeBytes))
+        span.attributes["responder.action"] = String(
+            event.data.actionIdentifier.rawValue.prefix(utf8Bytes: Self.maxAttributeBytes))
+    }
+
+    /// Gives each output `span`'s context as its `traceparent` (and `tracestate`), replacing what the pipeline
+    /// passed on from the input.
+    func stamp(_ outputs: inout [Publication], with span: any Span) {
+        for index in outputs.indices {
+            outputs[index].properties.headers[TraceHeaderInjector.traceparent] = nil
+            outputs[index].properties.headers[TraceHeaderInjector.tracestate] = nil
+            tracer.inject(span.context, into: &outputs[index].properties.headers, using: TraceHeaderInjector())
+        }
+    }
+
+    /// The `publish` span of `count` publications of the input `process` traces.
+    func startPublishing(_ count: Int, of process: any Span) -> any Span {
+        let span = tracer.startSpan("publish", context: process.context, ofKind: .producer)
+        span.attributes["messaging.system"] = "rabbitmq"
+        span.attributes["messaging.operation.type"] = "send"
+        span.attributes["messaging.batch.message_count"] = count
+        return span
+    }
+
+    /// Ends `span` with how its input ended; a dead letter, retry or hand-back is an error, described by its
+    /// reason code only.
+    func finish(_ span: any Span, outcome: WorkerMetrics.Outcome, reason: DeadLetterReason?) {
+        span.attributes["responder.outcome"] = outcome.rawValue
+        if let reason { span.attributes["responder.dead_letter_reason"] = reason.rawValue }
+        switch outcome {
+        case .updated, .noUpdate, .ignored, .deduplicated: break
+        case .retried, .handedBack, .deadLettered:
+            span.setStatus(SpanStatus(code: .error, message: reason?.rawValue ?? outcome.rawValue))
+        }
+        span.end()
+    }
+
+    /// Event ids, categories and message ids come from producers: bounded as the logs bound them.
+    private static let maxAttributeBytes = 255
+}
+
+/// Reads the validated trace headers of an input.
+private struct TraceHeaderExtractor: Extractor {
+    func extract(key: String, from carrier: [String: String]) -> String? {
+        carrier[key]
+    }
+}
+
+/// Writes trace headers into an output's AMQP headers.
+struct TraceHeaderInjector: Injector {
+    static let traceparent = "traceparent"
+    static let tracestate = "tracestate"
+
+    func inject(_ value: String, forKey key: String, into carrier: inout FieldTable) {
+        carrier[key] = .string(value)
+    }
+}
