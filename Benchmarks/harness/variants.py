@@ -105,7 +105,6 @@ VARIANTS = [
             str(setup.repo / "Benchmarks" / "traced" / "run"),
             str(setup.responder), "run", "--state", str(scratch / "state.sqlite"), "--prefetch", str(prefetch)],
         env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
-        expected_outputs=lambda events, updates: updates,
         exits_when_done=False,
         unavailable=lambda setup: responder_lacks(setup, "run"),
     ),
