@@ -1,3 +1,4 @@
+import DequeModule
 import NotificationEvents
 
 /// Feeds input messages through a ``ResponsePipeline`` in the order that keeps per-notification state right:
@@ -72,8 +73,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// task is cancelled (handlers then see the cancellation). Call once.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            var queues: [String: FIFOQueue<Queued>] = [:]
-            var ready = FIFOQueue<String>()
+            var queues: [String: Deque<Queued>] = [:]
+            var ready = Deque<String>()
             var running = 0
             var inputEnded = false
 
@@ -98,7 +99,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         let input = try pipeline.decode(message)
                         let key = input.requestIdentifier
                         if queues[key] == nil {
-                            queues[key] = FIFOQueue()
+                            queues[key] = Deque()
                             ready.append(key)
                         }
                         queues[key]!.append(Queued(input: input, tag: tag))
