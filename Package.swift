@@ -66,6 +66,7 @@ let package = Package(
                 "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C interface, for the state store's statements per event (GRDB's own product).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

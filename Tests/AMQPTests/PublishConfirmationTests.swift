@@ -31,14 +31,14 @@ struct PublishConfirmationTests {
         tracker.resolve(6, multiple: false) { _ in .returned(replyCode: 312, replyText: "NO_ROUTE") }
         tracker.resolve(99, multiple: true) { _ in .nacked }
 
-        #expect(await outcome(publishes[0]) == nil)
-        #expect(await outcome(publishes[1]) == nil)
-        #expect(await outcome(publishes[2]) == nil)
-        #expect(await outcome(publishes[3]) == .nacked)
-        #expect(await outcome(publishes[5]) == .returned(replyCode: 312, replyText: "NO_ROUTE"))
+        #expect(await publishes[0].outcome == nil)
+        #expect(await publishes[1].outcome == nil)
+        #expect(await publishes[2].outcome == nil)
+        #expect(await publishes[3].outcome == .nacked)
+        #expect(await publishes[5].outcome == .returned(replyCode: 312, replyText: "NO_ROUTE"))
 
         tracker.failAll(.closed)
-        #expect(await outcome(publishes[4]) == .closed)
+        #expect(await publishes[4].outcome == .closed)
     }
 
     @Test("sequence numbers keep counting across a long run")
@@ -56,9 +56,9 @@ struct PublishConfirmationTests {
         tracker.resolve(5_001, multiple: false) { _ in .nacked }
         tracker.resolve(5_000, multiple: true) { _ in nil }
         for publish in publishes {
-            #expect(await outcome(publish) == nil)
+            #expect(await publish.outcome == nil)
         }
-        #expect(await outcome(extra) == .nacked)
+        #expect(await extra.outcome == .nacked)
     }
 
     private func confirmation() -> PublishConfirmation {
@@ -66,14 +66,5 @@ struct PublishConfirmationTests {
             request: OutgoingPublish(
                 channel: ChannelLink(id: 1), exchange: "", routingKey: "", mandatory: false,
                 properties: BasicProperties(), body: []))
-    }
-
-    private func outcome(_ confirmation: PublishConfirmation) async -> AMQPError? {
-        do throws(AMQPError) {
-            try await confirmation.confirmed()
-            return nil
-        } catch {
-            return error
-        }
     }
 }

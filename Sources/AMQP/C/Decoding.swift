@@ -106,6 +106,11 @@ extension AMQPError {
         .library(status: status, message: String(cString: amqp_error_string2(status)))
     }
 
+    /// The error for an openChannel() when all `count` channel numbers are in use.
+    static func noFreeChannel(_ count: Int) -> AMQPError {
+        .library(status: AMQP_STATUS_INVALID_PARAMETER.rawValue, message: "all \(count) channel numbers are in use")
+    }
+
     /// The error for connection.close or channel.close, from the decoded method.
     static func closing(_ method: amqp_method_t) -> AMQPError {
         switch method.id {

@@ -1,49 +1,8 @@
 import CRabbitMQ
 
-// Synchronous channel methods on the wire: the I/O thread sends them with amqp_send_method and matches the
-// broker's reply among the frames it reads, so replies, deliveries and confirms are handled in the order the
-// broker sent them and the thread never blocks waiting for a reply.
-
-extension ChannelMethod {
-    /// Whether `id` is the broker's reply to this method.
-    func isAnswered(by id: amqp_method_number_t) -> Bool {
-        switch self {
-        case .open: id == AMQP_CHANNEL_OPEN_OK_METHOD
-        case .close: id == AMQP_CHANNEL_CLOSE_OK_METHOD
-        case .declareExchange: id == AMQP_EXCHANGE_DECLARE_OK_METHOD
-        case .deleteExchange: id == AMQP_EXCHANGE_DELETE_OK_METHOD
-        case .declareQueue: id == AMQP_QUEUE_DECLARE_OK_METHOD
-        case .bindQueue: id == AMQP_QUEUE_BIND_OK_METHOD
-        case .purgeQueue: id == AMQP_QUEUE_PURGE_OK_METHOD
-        case .deleteQueue: id == AMQP_QUEUE_DELETE_OK_METHOD
-        case .qos: id == AMQP_BASIC_QOS_OK_METHOD
-        case .selectConfirms: id == AMQP_CONFIRM_SELECT_OK_METHOD
-        case .consume: id == AMQP_BASIC_CONSUME_OK_METHOD
-        case .cancel: id == AMQP_BASIC_CANCEL_OK_METHOD
-        case .get: id == AMQP_BASIC_GET_OK_METHOD || id == AMQP_BASIC_GET_EMPTY_METHOD
-        }
-    }
-}
-
-extension MethodReply {
-    /// The reply to `method`, copied out of the decoded `reply`.
-    init(_ method: ChannelMethod, _ reply: amqp_method_t) {
-        switch method {
-        case .declareQueue:
-            let ok = reply.decoded.assumingMemoryBound(to: amqp_queue_declare_ok_t.self).pointee
-            self = .queueDeclared(
-                QueueDeclareResult(name: String(ok.queue), messageCount: ok.message_count, consumerCount: ok.consumer_count))
-        case .purgeQueue:
-            self = .messageCount(reply.decoded.assumingMemoryBound(to: amqp_queue_purge_ok_t.self).pointee.message_count)
-        case .deleteQueue:
-            self = .messageCount(reply.decoded.assumingMemoryBound(to: amqp_queue_delete_ok_t.self).pointee.message_count)
-        case .get:
-            self = .got(nil)
-        case .open, .close, .declareExchange, .deleteExchange, .bindQueue, .qos, .selectConfirms, .consume, .cancel:
-            self = .done
-        }
-    }
-}
+// Synchronous channel methods on the wire: the I/O thread sends them with amqp_send_method and the state machine
+// matches the broker's reply among the frames read (``ChannelMethod/isAnswered(by:)``), so replies, deliveries and
+// confirms are handled in the order the broker sent them and the thread never blocks waiting for a reply.
 
 extension IOLoop {
     /// Encodes `method` in the arena and writes it; returns librabbitmq's status.

@@ -2,21 +2,15 @@ import CRabbitMQ
 import Foundation
 import Logging
 
-/// The thread that owns one librabbitmq connection and does all of its I/O.
+/// The thread that owns one librabbitmq connection and does all of its I/O: the edge of the
+/// ``ConnectionStateMachine``, which holds the protocol logic.
 ///
 /// Each pass runs the commands callers queued (all of them, as one batch), reads every frame that is available and
-/// dispatches it, lets librabbitmq release its buffers, then sleeps in poll() on the socket and the eventfd, for at
-/// most half a heartbeat interval so heartbeats go out while nothing else happens. It only resumes continuations
-/// and yields to streams; callers' code never runs here.
+/// hands it to the state machine, performs what the state machine asks for (``ConnectionAction``), lets
+/// librabbitmq release its buffers, then sleeps in poll() on the socket and the eventfd, for at most half a
+/// heartbeat interval so heartbeats go out while nothing else happens. It only resumes continuations and yields to
+/// streams; callers' code never runs here.
 final class IOLoop {
-    enum Phase {
-        case open
-        /// connection.close was sent; waiting for close-ok until the deadline.
-        case closing(deadline: ContinuousClock.Instant)
-        /// Done: `nil` after a close by this client, else the error that ended the connection.
-        case finished(AMQPError?)
-    }
-
     let core: ConnectionCore
     let logger: Logger
     let state: amqp_connection_state_t
@@ -24,21 +18,15 @@ final class IOLoop {
     let heartbeat: Duration?
     let arena: Arena
 
-    var phase = Phase.open
-    /// Open channels by number (index 0, the connection's own channel, stays empty).
-    var channels: [ChannelState?]
-    var nextChannel = 1
+    var machine: ConnectionStateMachine
+    /// What the state machine asked for and the loop has not done yet; its storage is reused.
+    var actions: [ConnectionAction] = []
     /// The batch being run; swapped with the command queue so its storage is reused.
     var commands: [Command] = []
     /// When data last arrived: two silent heartbeat intervals mean the connection is lost.
     var lastInbound = ContinuousClock.now
-    /// Callers of close() waiting for the end.
-    var closeReplies: [Reply<Void>] = []
-    /// Consumers with deliveries from the current read pass, handed over at its end.
-    var feedsToFlush: [(ChannelState, ConsumerFeed)] = []
-    /// Publishes waiting while the broker blocks the connection (connection.blocked): it stops reading the socket
-    /// then, and writing on would wedge this thread in librabbitmq once the socket buffer is full.
-    var heldPublishes: [PublishConfirmation]?
+    /// Once connection.close went out: when to stop waiting for the broker's close-ok.
+    var closeDeadline: ContinuousClock.Instant?
 
     private init(core: ConnectionCore, session: Session, arena: Arena) {
         self.core = core
@@ -47,8 +35,8 @@ final class IOLoop {
         socket = session.socket
         heartbeat = session.heartbeat
         self.arena = arena
-        // RabbitMQ allows 2047 channels by default; a table beyond 4096 would only waste memory.
-        channels = Array(repeating: nil, count: Int(min(session.channelMax, 4096)) + 1)
+        machine = ConnectionStateMachine(
+            channelMax: session.channelMax, maxBodySize: core.configuration.maxBodySize, logger: core.logger)
     }
 
     /// Starts the I/O thread: it connects and logs in, reports that through `connected`, then runs until the
@@ -92,16 +80,16 @@ final class IOLoop {
             if shouldRead || silent || hasBufferedInput {
                 readFrames(socketReadable: socketReadable)
             }
-            if phase.isFinished { break }
+            if machine.isFinished { break }
             amqp_maybe_release_buffers(state)
             if silent, let heartbeat, ContinuousClock.now - lastInbound >= heartbeat * 2 {
                 // Nothing read, yet librabbitmq, which counts every byte it reads (also while writing), did not
                 // time out: it heard the broker lately. Look again in half an interval.
                 lastInbound = .now - heartbeat * 2 + heartbeat / 2
             }
-            if case .closing(let deadline) = phase, ContinuousClock.now >= deadline {
+            if let closeDeadline, ContinuousClock.now >= closeDeadline {
                 logger.warning("AMQP broker did not answer connection.close in time")
-                finish(nil)
+                machine.finish(nil)
                 break
             }
 
@@ -110,7 +98,7 @@ final class IOLoop {
             let ready = poll(&descriptors, 2, pollTimeout(.now))
             if ready < 0 {
                 if errno == EINTR { continue }
-                finish(.library(AMQP_STATUS_SOCKET_ERROR.rawValue))
+                machine.finish(.library(AMQP_STATUS_SOCKET_ERROR.rawValue))
                 break
             }
             if descriptors[1].revents != 0 {
@@ -136,7 +124,7 @@ final class IOLoop {
         if let heartbeat {
             deadline = min(now + heartbeat / 2, lastInbound + heartbeat * 2)
         }
-        if case .closing(let closeDeadline) = phase {
+        if let closeDeadline {
             deadline = min(deadline ?? closeDeadline, closeDeadline)
         }
         guard let deadline else { return -1 }
@@ -145,52 +133,37 @@ final class IOLoop {
         return Int32(clamping: max(0, milliseconds))
     }
 
-    /// Reads and dispatches frames until none is left (librabbitmq reports a timeout for a zero wait).
+    /// Reads frames and hands them to the state machine until none is left (librabbitmq reports a timeout for a zero wait).
     /// librabbitmq itself ends the connection with `AMQP_STATUS_HEARTBEAT_TIMEOUT` once the broker was silent for
     /// two heartbeat intervals; reading here is what gives it the chance.
     private func readFrames(socketReadable: Bool) {
         var frame = amqp_frame_t()
         var noWait = timeval(tv_sec: 0, tv_usec: 0)
         var received = socketReadable
-        while !phase.isFinished {
+        while !machine.isFinished {
             let status = amqp_simple_wait_frame_noblock(state, &frame, &noWait)
             if status == AMQP_STATUS_TIMEOUT.rawValue { break }
             guard status == AMQP_STATUS_OK.rawValue else {
-                finish(.library(status))
+                machine.finish(.library(status))
                 break
             }
             received = true
-            dispatch(frame)
+            machine.receive(IncomingFrame(frame), into: &actions)
+            performActions()
         }
-        handOverDeliveries()
+        machine.handOverDeliveries(into: &actions)
+        performActions()
         // Taken after librabbitmq's reads, so this deadline is never earlier than its own.
         if received { lastInbound = .now }
     }
 
-    /// Ends the loop after this pass; `nil` for a close by this client.
-    func finish(_ error: AMQPError?) {
-        if phase.isFinished { return }
-        phase = .finished(error)
-    }
-
     /// Fails everything still pending, releases the C connection, then reports the end.
     private func tearDown() {
-        guard case .finished(let error) = phase else { return }
-        let failure = error ?? .closed
+        guard case .finished(let error) = machine.phase else { return }
         core.markOpen(false)
-        let unstarted = commands + core.stopAccepting(with: failure)
+        let unstarted = commands + core.stopAccepting(with: error ?? .closed)
         commands = []
-        for case let channel? in channels {
-            channel.fail(failure)
-        }
-        channels = []
-        for command in unstarted {
-            fail(command, with: failure)
-        }
-        for confirmation in heldPublishes ?? [] {
-            confirmation.resolve(failure)
-        }
-        heldPublishes = nil
+        let closeReplies = machine.tearDown(failing: unstarted)
         amqp_destroy_connection(state)
         if let error {
             logger.error("AMQP connection lost", metadata: ["error": "\(error)"])
@@ -202,11 +175,5 @@ final class IOLoop {
         for reply in closeReplies {
             reply(.success(()))
         }
-    }
-}
-
-extension IOLoop.Phase {
-    var isFinished: Bool {
-        if case .finished = self { true } else { false }
     }
 }

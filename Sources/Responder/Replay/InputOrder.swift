@@ -1,7 +1,9 @@
+import DequeModule
+
 /// Puts results that complete in any order back in the order their inputs came in.
 struct InputOrder<Value> {
     /// The inputs not yet released, in arrival order.
-    private var pending = FIFOQueue<Int>()
+    private var pending = Deque<Int>()
     /// Completed inputs waiting for an earlier one.
     private var completed: [Int: Value] = [:]
 

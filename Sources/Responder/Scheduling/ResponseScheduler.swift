@@ -1,3 +1,4 @@
+import DequeModule
 import NotificationEvents
 import Tracing
 
@@ -75,8 +76,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// task is cancelled (handlers then see the cancellation). Call once.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            var queues: [String: FIFOQueue<Queued>] = [:]
-            var ready = FIFOQueue<String>()
+            var queues: [String: Deque<Queued>] = [:]
+            var ready = Deque<String>()
             var running = 0
             var inputEnded = false
 
@@ -101,7 +102,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         let input = try pipeline.decode(message)
                         let key = input.requestIdentifier
                         if queues[key] == nil {
-                            queues[key] = FIFOQueue()
+                            queues[key] = Deque()
                             ready.append(key)
                         }
                         queues[key]!.append(Queued(input: input, tag: tag, context: context))

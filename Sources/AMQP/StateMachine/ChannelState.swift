@@ -1,4 +1,4 @@
-/// Everything the I/O thread knows about one open channel. Touched by the I/O thread only.
+/// Everything the ``ConnectionStateMachine`` knows about one open channel. Touched by the I/O thread only.
 final class ChannelState {
     /// A synchronous method sent or waiting to be sent; only the first in ``ChannelState/calls`` is on the wire.
     struct Call {

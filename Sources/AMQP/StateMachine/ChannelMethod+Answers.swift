@@ -1,0 +1,33 @@
+// Which reply answers which synchronous method. Only the first pending call of a channel is on the wire, so a
+// reply either answers it or is ignored.
+
+extension ChannelMethod {
+    /// Whether `answer` is the broker's reply to this method.
+    func isAnswered(by answer: MethodAnswer) -> Bool {
+        switch (self, answer) {
+        case (.open, .channelOpened), (.close, .channelClosed), (.declareExchange, .exchangeDeclared),
+            (.deleteExchange, .exchangeDeleted), (.declareQueue, .queueDeclared), (.bindQueue, .queueBound),
+            (.purgeQueue, .queuePurged), (.deleteQueue, .queueDeleted), (.qos, .qosSet),
+            (.selectConfirms, .confirmsSelected), (.consume, .consuming), (.cancel, .cancelled), (.get, .got),
+            (.get, .gotNothing):
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension MethodReply {
+    /// What the caller of a method gets for `answer`; basic.get-ok is answered only once its content arrived.
+    init(_ answer: MethodAnswer) {
+        switch answer {
+        case .queueDeclared(let result): self = .queueDeclared(result)
+        case .queuePurged(let count), .queueDeleted(let count): self = .messageCount(count)
+        case .gotNothing: self = .got(nil)
+        case .got(let delivery): self = .got(delivery)
+        case .channelOpened, .channelClosed, .exchangeDeclared, .exchangeDeleted, .queueBound, .qosSet,
+            .confirmsSelected, .consuming, .cancelled, .other:
+            self = .done
+        }
+    }
+}
