@@ -41,7 +41,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
             guard let fixture = try? EventCodec.decodeFixtureLine(Array(line.utf8)) else { continue }
             count += 1
             let input = IntakeInput.bytes(fixture)
-            FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)", contents: Data(input))
+            _ = FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)", contents: Data(input))
             if let binary = IntakeInput.binaryModeBytes(fixture) {
                 _ = FileManager.default.createFile(atPath: "\(seeds)/fixture-\(count)-binary", contents: Data(binary))
             }
