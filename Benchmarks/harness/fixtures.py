@@ -23,6 +23,21 @@ def fixture(events, directory):
     return path
 
 
+def by_request(path):
+    """The fixture at `path` with each line's routing key set to its notification's request identifier, as ordered
+    mode's producers publish (the consistent-hash exchange hashes it); generated beside it on first use."""
+    ordered = Path(str(path).replace(".jsonl", "-by-request.jsonl"))
+    if not ordered.exists():
+        partial = ordered.with_suffix(".partial")
+        with open(path, encoding="utf-8") as lines, open(partial, "w", encoding="utf-8") as out:
+            for line in lines:
+                delivery = json.loads(line)
+                delivery["routingKey"] = delivery["body"]["data"]["notification"]["request"]["identifier"]
+                out.write(json.dumps(delivery, separators=(",", ":")) + "\n")
+        partial.rename(ordered)
+    return ordered
+
+
 def expected_updates(path):
     """How many action-set updates the RedGreen logic publishes for the fixture at `path` (cached beside it)."""
     cache = Path(str(path) + ".updates")

@@ -12,6 +12,7 @@ struct TopologyOptions: ParsableArguments {
     @Option(name: Settings.deadLetterQueue.name, help: Settings.deadLetterQueue.help) var deadLetterQueue: String?
     @Option(name: Settings.retryDelays.name, help: Settings.retryDelays.help) var retryDelays: String?
     @Option(name: Settings.deliveryLimit.name, help: Settings.deliveryLimit.help) var deliveryLimit: String?
+    @Option(name: Settings.shards.name, help: Settings.shards.help) var shards: String?
 }
 
 extension TopologyOptions {
@@ -26,6 +27,7 @@ extension TopologyOptions {
         topology.deadLetterQueue = try Settings.deadLetterQueue.resolve(deadLetterQueue, environment)
         topology.retryDelays = try Settings.retryDelays.resolve(retryDelays, environment)
         topology.deliveryLimit = try Settings.deliveryLimit.resolve(deliveryLimit, environment)
+        topology.shards = try Settings.shards.resolve(shards, environment)
         return topology
     }
 }

@@ -71,6 +71,9 @@ public struct ResponderService: Service {
                 await publishing.close()
                 if current.isStopping { return }
                 logger.warning("the broker cancelled the consumer; reconnecting")
+            } catch let conflict as TopologyConflict {
+                logger.critical("refusing the broker's topology", metadata: ["error": "\(conflict)"])
+                throw conflict
             } catch {
                 readiness.set(.disconnected, true)
                 if current.isStopping { return }

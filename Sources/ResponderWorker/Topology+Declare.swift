@@ -1,16 +1,22 @@
 import AMQP
 
 extension Topology {
-    /// Declares every exchange, queue and binding; idempotent while the existing ones have the same shape.
+    /// Declares every queue, exchange and binding; idempotent while the existing ones have the same shape.
+    ///
+    /// Queues go first, in the plan's order: a quorum queue may name its dead-letter exchange before it exists, and
+    /// an ordered topology's shard 0 on the broker then means every shard was declared (see `ShardCheck`).
     public func declare(on channel: AMQPChannel) async throws(AMQPError) {
         let plan = declarations
-        for exchange in plan.exchanges {
-            try await channel.declareExchange(exchange.name, type: ExchangeType(exchange.type), durable: true)
-        }
         for queue in plan.queues {
             let arguments = FieldTable(queue.arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value.fieldValue) })
             _ = try await channel.declareQueue(
                 queue.name, durable: true, exclusive: false, autoDelete: false, passive: false, arguments: arguments)
+        }
+        for exchange in plan.exchanges {
+            try await channel.declareExchange(exchange.name, type: ExchangeType(exchange.type), durable: true)
+        }
+        for binding in plan.exchangeBindings {
+            try await channel.bindExchange(binding.destination, to: binding.source, routingKey: binding.routingKey)
         }
         for binding in plan.bindings {
             try await channel.bindQueue(binding.queue, exchange: binding.exchange, routingKey: binding.routingKey)
@@ -23,6 +29,7 @@ extension ArgumentValue {
         switch self {
         case .string(let value): .string(value)
         case .integer(let value): .int64(value)
+        case .boolean(let value): .bool(value)
         }
     }
 }

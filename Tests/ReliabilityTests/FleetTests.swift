@@ -155,6 +155,7 @@ struct FleetTests {
             switch argument.value {
             case .string(let value): (argument.key, FieldValue.string(value))
             case .integer(let value): (argument.key, FieldValue.int64(value))
+            case .boolean(let value): (argument.key, FieldValue.bool(value))
             }
         })
         _ = try await connection.openChannel().declareQueue(queue.name, arguments: arguments)

@@ -8,8 +8,8 @@ public struct TestTopology: Sendable {
     public let topology: Topology
     public let prefix: String
 
-    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly.
-    public init(_ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5) {
+    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly. `shards` above 0 is ordered mode.
+    public init(_ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5, shards: Int = 0) {
         prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
         var topology = Topology()
         topology.inputExchange = "\(prefix).responses"
@@ -20,6 +20,7 @@ public struct TestTopology: Sendable {
         topology.deadLetterQueue = "\(prefix).responder.dead-letter"
         topology.retryDelays = retryDelays
         topology.deliveryLimit = deliveryLimit
+        topology.shards = shards
         self.topology = topology
     }
 
@@ -34,6 +35,7 @@ public struct TestTopology: Sendable {
             "RESPONDER_DEAD_LETTER_QUEUE": topology.deadLetterQueue,
             "RESPONDER_RETRY_DELAYS": topology.retryDelays.map(String.init).joined(separator: ","),
             "RESPONDER_DELIVERY_LIMIT": String(topology.deliveryLimit),
+            "RESPONDER_SHARDS": String(topology.shards),
         ]
     }
 

@@ -14,6 +14,7 @@ extension ChannelMethod {
         case .deleteExchange: id == AMQP_EXCHANGE_DELETE_OK_METHOD
         case .declareQueue: id == AMQP_QUEUE_DECLARE_OK_METHOD
         case .bindQueue: id == AMQP_QUEUE_BIND_OK_METHOD
+        case .bindExchange: id == AMQP_EXCHANGE_BIND_OK_METHOD
         case .purgeQueue: id == AMQP_QUEUE_PURGE_OK_METHOD
         case .deleteQueue: id == AMQP_QUEUE_DELETE_OK_METHOD
         case .qos: id == AMQP_BASIC_QOS_OK_METHOD
@@ -39,7 +40,7 @@ extension MethodReply {
             self = .messageCount(reply.decoded.assumingMemoryBound(to: amqp_queue_delete_ok_t.self).pointee.message_count)
         case .get:
             self = .got(nil)
-        case .open, .close, .declareExchange, .deleteExchange, .bindQueue, .qos, .selectConfirms, .consume, .cancel:
+        case .open, .close, .declareExchange, .deleteExchange, .bindQueue, .bindExchange, .qos, .selectConfirms, .consume, .cancel:
             self = .done
         }
     }
@@ -83,6 +84,12 @@ extension IOLoop {
                 AMQP_QUEUE_BIND_METHOD,
                 amqp_queue_bind_t(
                     ticket: 0, queue: arena.bytes(queue), exchange: arena.bytes(exchange),
+                    routing_key: arena.bytes(routingKey), nowait: 0, arguments: arena.table(arguments)))
+        case .bindExchange(let destination, let source, let routingKey, let arguments):
+            return send(
+                AMQP_EXCHANGE_BIND_METHOD,
+                amqp_exchange_bind_t(
+                    ticket: 0, destination: arena.bytes(destination), source: arena.bytes(source),
                     routing_key: arena.bytes(routingKey), nowait: 0, arguments: arena.table(arguments)))
         case .purgeQueue(let name):
             return send(AMQP_QUEUE_PURGE_METHOD, amqp_queue_purge_t(ticket: 0, queue: arena.bytes(name), nowait: 0))

@@ -11,8 +11,10 @@ public struct PipelineConfiguration: Sendable {
     public var maxConflictRetries = 5
     /// Called each time an input reaches a ``ProcessingStep``: by the pipeline for the first two, by the transport
     /// for the others. For fault injection in tests; nil (the default) costs one check per step. It runs on the
-    /// processing task, so it must return quickly (or never: it may end the process).
-    public var stepReached: (@Sendable (ProcessingStep) -> Void)?
+    /// processing task, so it must return quickly (or never: it may end the process). An error it throws at
+    /// ``ProcessingStep/afterHandler`` fails the input as a retryable handler failure would; the transport's steps
+    /// ignore errors.
+    public var stepReached: (@Sendable (ProcessingStep) throws -> Void)?
 
     /// The default settings.
     public init() {}

@@ -52,6 +52,9 @@ enum Settings {
     static let deliveryLimit = Setting<Int>.wholeNumber(
         "delivery-limit", "RESPONDER_DELIVERY_LIMIT", default: topology.deliveryLimit, in: 1...Int(Int32.max),
         "Deliveries of one input before the broker dead-letters it.")
+    static let shards = Setting<Int>.wholeNumber(
+        "shards", "RESPONDER_SHARDS", default: topology.shards, in: 0...1024,
+        "Ordered mode: spread the input over this many single-active-consumer shard queues by the request identifier, so each notification's events are handled in order across the fleet, retries included; 0 for the unordered input queue. Every worker of a fleet must use the same value.")
 
     // MARK: Handlers and state
 
@@ -107,7 +110,7 @@ enum Settings {
         amqpURL.description, caFile.description, certFile.description, keyFile.description, heartbeat.description,
         inputExchange.description, inputQueue.description, outputExchange.description, outputQueue.description,
         deadLetterExchange.description, deadLetterQueue.description, retryDelays.description,
-        deliveryLimit.description, categories.description, state.description, inboxRetentionHours.description,
+        deliveryLimit.description, shards.description, categories.description, state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
         maxBodySize.description, metricsPort.description, metricsHost.description, gracePeriod.description,
         workerID.description, logLevel.description,
