@@ -46,3 +46,18 @@ def answers(path):
                 out.write("\n")
         count_path.write_text(str(count))
     return answers_path, int(count_path.read_text())
+
+
+def by_request(path):
+    """The fixture at `path` with each line's routing key set to its notification's request identifier, as ordered
+    mode's producers publish (the consistent-hash exchange hashes it); generated beside it on first use."""
+    ordered = Path(str(path).replace(".jsonl", "-by-request.jsonl"))
+    if not ordered.exists():
+        partial = ordered.with_suffix(".partial")
+        with open(path, encoding="utf-8") as lines, open(partial, "w", encoding="utf-8") as out:
+            for line in lines:
+                delivery = json.loads(line)
+                delivery["routingKey"] = delivery["body"]["data"]["notification"]["request"]["identifier"]
+                out.write(json.dumps(delivery, separators=(",", ":")) + "\n")
+        partial.rename(ordered)
+    return ordered

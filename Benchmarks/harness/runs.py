@@ -8,8 +8,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from broker import INPUT_QUEUE, OUTPUT_QUEUE
+from broker import OUTPUT_QUEUE
 import database
+import fixtures
 from process import Client, cpu_seconds, machine_busy_seconds, own_cpu_seconds
 from variants import client_env
 
@@ -53,7 +54,7 @@ async def watch(client, broker, variant, events, expected_outputs, sample_every)
     last_outputs, last_change = None, client.started
     while not client.poll():
         now = time.monotonic()
-        ready = await broker.ready(INPUT_QUEUE)
+        ready = await broker.ready_inputs(variant.shards)
         if seen.first_taken is None and ready < events:
             seen.first_taken = now
         if not variant.exits_when_done and terminated is None and ready == 0:
@@ -87,9 +88,9 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
     label = label or f"{variant.name} prefetch {prefetch}"
     result = {"variant": variant.name, "prefetch": prefetch, "events": setup.events,
               "expected_outputs": expected_outputs}
-    await broker.reset(variant.input_queue_arguments)
-    fill(setup, fixture, log_dir)
-    filled = await broker.ready(INPUT_QUEUE)
+    await broker.reset(variant.input_queue_arguments, variant.shards)
+    fill(setup, fixtures.by_request(fixture) if variant.shards else fixture, log_dir)
+    filled = await broker.ready_inputs(variant.shards)
     if filled != setup.events:
         return {**result, "status": "failed", "why": f"the input queue holds {filled} messages after filling"}
     await asyncio.sleep(SETTLE_SECONDS)
@@ -103,7 +104,7 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
     busy = machine_busy_seconds() - busy_before - (own_cpu_seconds() - own_before)
 
     await asyncio.sleep(REQUEUE_SECONDS)
-    left, outputs = await broker.ready(INPUT_QUEUE), await broker.ready(OUTPUT_QUEUE)
+    left, outputs = await broker.ready_inputs(variant.shards), await broker.ready(OUTPUT_QUEUE)
     failure = seen.failure
     if failure is None and client.exit_code != 0:
         failure = f"exited with {client.exit_code}, see {log_path}"

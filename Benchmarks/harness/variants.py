@@ -42,6 +42,18 @@ class Variant:
     input_queue_arguments: dict = field(default_factory=lambda: dict(INPUT_QUEUE_ARGUMENTS))
     # The counters of a database server the variant uses (database.counters), read before and after each run.
     server_counters: Optional[Callable[[], dict]] = None
+    # Ordered mode's shard count (0: the unordered input queue); the fixture then goes by request identifier.
+    shards: int = 0
+
+
+ORDERED_SHARDS = 4
+
+
+def fleet(setup, workers, argv):
+    """`argv` as `workers` processes (Benchmarks/harness/fleet.sh), each with a metrics port of its own, measured as
+    one client."""
+    base_port = int(os.environ.get("BROKER_PORT", "5699")) + 10000
+    return [str(setup.repo / "Benchmarks" / "harness" / "fleet.sh"), str(workers), str(base_port), *argv]
 
 
 def responder_lacks(setup, subcommand):
@@ -116,6 +128,28 @@ VARIANTS = [
         env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
         exits_when_done=False,
         unavailable=lambda setup: responder_lacks(setup, "run"),
+    ),
+    Variant(
+        name="responder-ordered",
+        summary=f"responder run --shards {ORDERED_SHARDS}: ordered mode, one worker (prefetch on each shard's channel)",
+        command=lambda setup, prefetch, scratch: [
+            str(setup.responder), "run", "--state", str(scratch / "state.sqlite"), "--prefetch", str(prefetch),
+            "--shards", str(ORDERED_SHARDS)],
+        env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
+        exits_when_done=False,
+        unavailable=lambda setup: responder_lacks(setup, "run"),
+        shards=ORDERED_SHARDS,
+    ),
+    Variant(
+        name="responder-ordered-3",
+        summary=f"three responder run --shards {ORDERED_SHARDS} on one SQLite file: one active consumer per shard",
+        command=lambda setup, prefetch, scratch: fleet(setup, 3, [
+            str(setup.responder), "run", "--state", str(scratch / "state.sqlite"), "--prefetch", str(prefetch),
+            "--shards", str(ORDERED_SHARDS)]),
+        env=lambda setup: {"RESPONDER_AMQP_URL": setup.url},
+        exits_when_done=False,
+        unavailable=lambda setup: responder_lacks(setup, "run"),
+        shards=ORDERED_SHARDS,
     ),
 ]
 

@@ -83,6 +83,18 @@ public final class AMQPChannel: Sendable {
         _ = try await call(.bindQueue(queue: queue, exchange: exchange, routingKey: routingKey, arguments: arguments))
     }
 
+    /// Binds an exchange to another (exchange.bind, a RabbitMQ extension): messages `source` routes with
+    /// `routingKey` also go to `destination`, which routes them on by its own type.
+    public func bindExchange(
+        _ destination: String,
+        to source: String,
+        routingKey: String = "",
+        arguments: FieldTable = [:]
+    ) async throws(AMQPError) {
+        _ = try await call(
+            .bindExchange(destination: destination, source: source, routingKey: routingKey, arguments: arguments))
+    }
+
     /// Removes every ready message from a queue (queue.purge) and returns how many there were.
     @discardableResult
     public func purgeQueue(_ name: String) async throws(AMQPError) -> UInt32 {

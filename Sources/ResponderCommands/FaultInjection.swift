@@ -7,7 +7,9 @@ import Synchronization
 /// `RESPONDER_FAULT=<step>[:<n>[:<signal>]]` sends the process `<signal>` (`KILL`, the default, or `TERM`) the n-th
 /// time (default 1) any input reaches `<step>`, one of `after-handler` (handlers ran, nothing committed),
 /// `after-commit` (committed, nothing published), `after-publish` (publications handed to the connection, not
-/// confirmed) and `after-confirm` (confirmed, not acknowledged); see ``ProcessingStep``.
+/// confirmed) and `after-confirm` (confirmed, not acknowledged); see ``ProcessingStep``. The signal `FAIL`, only at
+/// `after-handler`, sends none: that input fails as a retryable handler failure, once, and is retried (in place in
+/// ordered mode).
 ///
 /// The variable is read once at start. Unset, nothing is installed and each step costs the pipeline one nil check.
 /// SIGKILL is a crash, what the crash tests must survive: no graceful shutdown, no flush, the broker sees the
@@ -17,7 +19,7 @@ enum FaultInjection {
     static let variable = "RESPONDER_FAULT"
 
     /// The step callback `environment` asks for, or nil when the variable is unset or empty.
-    static func stepCallback(_ environment: [String: String]) throws -> (@Sendable (ProcessingStep) -> Void)? {
+    static func stepCallback(_ environment: [String: String]) throws -> (@Sendable (ProcessingStep) throws -> Void)? {
         guard let text = environment[variable], !text.isEmpty else { return nil }
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard let step = ProcessingStep(rawValue: String(parts[0])) else {
@@ -30,11 +32,14 @@ enum FaultInjection {
         }
         let signal = parts.count == 3 ? FaultSignal(rawValue: String(parts[2])) : .kill
         guard let signal else {
-            throw ValidationError("\(variable)=\(text): the signal after the count must be KILL or TERM")
+            throw ValidationError("\(variable)=\(text): the signal after the count must be KILL, TERM or FAIL")
+        }
+        if signal == .fail, step != .afterHandler {
+            throw ValidationError("\(variable)=\(text): FAIL is only for the after-handler step")
         }
         let faultSwitch = FaultSwitch(step: step, occurrence: occurrence, signal: signal)
         return { reached in
-            if reached == step { faultSwitch.reached() }
+            if reached == step { try faultSwitch.reached() }
         }
     }
 }
@@ -43,13 +48,21 @@ enum FaultInjection {
 enum FaultSignal: String {
     case kill = "KILL"
     case term = "TERM"
+    case fail = "FAIL"
 
-    var number: Int32 {
+    var number: Int32? {
         switch self {
         case .kill: SIGKILL
         case .term: SIGTERM
+        case .fail: nil
         }
     }
+}
+
+/// The handler failure ``FaultInjection`` injects with `FAIL`: retryable, like any error that is not a
+/// ``HandlerFailure``.
+struct InjectedFault: Error, CustomStringConvertible {
+    var description: String { "\(FaultInjection.variable): an injected retryable handler failure" }
 }
 
 /// Counts arrivals at the chosen step and signals the process at the chosen one.
@@ -65,10 +78,11 @@ private final class FaultSwitch: Sendable {
         self.signal = signal
     }
 
-    func reached() {
+    func reached() throws {
         guard arrivals.add(1, ordering: .relaxed).newValue == occurrence else { return }
-        let note = "responder: \(FaultInjection.variable): \(step.rawValue) reached \(occurrence) times, SIG\(signal.rawValue)\n"
+        let note = "responder: \(FaultInjection.variable): \(step.rawValue) reached \(occurrence) times, \(signal == .fail ? "" : "SIG")\(signal.rawValue)\n"
         FileHandle.standardError.write(Data(note.utf8))
-        kill(getpid(), signal.number)
+        guard let number = signal.number else { throw InjectedFault() }
+        kill(getpid(), number)
     }
 }

@@ -13,6 +13,7 @@ struct TopologyOptions: ParsableArguments {
     @Option(name: Settings.retryDelays.name, help: Settings.retryDelays.help) var retryDelays: String?
     @Option(name: Settings.deliveryLimit.name, help: Settings.deliveryLimit.help) var deliveryLimit: String?
     @Option(name: Settings.outputQueueType.name, help: Settings.outputQueueType.help) var outputQueueType: String?
+    @Option(name: Settings.shards.name, help: Settings.shards.help) var shards: String?
 }
 
 extension TopologyOptions {
@@ -28,6 +29,7 @@ extension TopologyOptions {
         topology.retryDelays = try Settings.retryDelays.resolve(retryDelays, environment)
         topology.deliveryLimit = try Settings.deliveryLimit.resolve(deliveryLimit, environment)
         topology.outputQueueType = try Settings.outputQueueType.resolve(outputQueueType, environment)
+        topology.shards = try Settings.shards.resolve(shards, environment)
         return topology
     }
 }

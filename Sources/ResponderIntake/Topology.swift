@@ -25,8 +25,28 @@ public struct Topology: Sendable, Hashable, Codable {
     /// The type of the output, dead-letter and retry queues: ``QueueType/quorum`` for a fleet on a cluster. A queue
     /// of that name that exists with the other type is refused by the broker, and the worker stops, saying so.
     public var outputQueueType = QueueType.classic
+    /// Ordered mode's shard count: with N above 0, the input exchange feeds a consistent-hash exchange that spreads
+    /// events by routing key (the notification's request identifier) over N quorum queues with a single active
+    /// consumer each, and retries wait in place instead of in retry queues. 0 is the unordered topology.
+    public var shards = 0
 
     public init() {}
+
+    /// Whether the topology keeps each notification's events in order across the fleet (``shards`` above 0).
+    public var isOrdered: Bool { shards > 0 }
+
+    /// Ordered mode's consistent-hash exchange (`x-consistent-hash`), bound to ``inputExchange`` with `#`.
+    public var shardExchange: String { "\(inputQueue).shards" }
+
+    /// Ordered mode's `index`-th shard queue (0-based).
+    public func shardQueue(_ index: Int) -> String {
+        "\(inputQueue).shard.\(index)"
+    }
+
+    /// The queues a worker consumes: the input queue, or in ordered mode every shard queue.
+    public var consumedQueues: [String] {
+        isOrdered ? (0..<shards).map(shardQueue) : [inputQueue]
+    }
 
     /// The retry queue for the `attempt`-th retry (1-based).
     public func retryQueue(attempt: Int) -> String {
@@ -35,18 +55,37 @@ public struct Topology: Sendable, Hashable, Codable {
 
     /// Everything to declare, in an order that satisfies the references between them.
     public var declarations: TopologyDeclarations {
-        var queues = [
-            QueueDeclaration(
-                name: inputQueue,
-                arguments: [
-                    "x-queue-type": .string("quorum"),
-                    "x-delivery-limit": .integer(Int64(deliveryLimit)),
-                    "x-dead-letter-exchange": .string(deadLetterExchange),
-                    "x-dead-letter-routing-key": .string(inputQueue),
-                ]),
+        isOrdered ? orderedDeclarations : unorderedDeclarations
+    }
+
+    /// A quorum queue whose messages the broker dead-letters after ``deliveryLimit`` deliveries.
+    private func inputQueueDeclaration(_ name: String, extra: [String: ArgumentValue] = [:]) -> QueueDeclaration {
+        QueueDeclaration(
+            name: name,
+            arguments: [
+                "x-queue-type": .string("quorum"),
+                "x-delivery-limit": .integer(Int64(deliveryLimit)),
+                "x-dead-letter-exchange": .string(deadLetterExchange),
+                "x-dead-letter-routing-key": .string(name),
+            ].merging(extra) { $1 })
+    }
+
+    private var outputAndDeadLetterQueues: [QueueDeclaration] {
+        [
             QueueDeclaration(name: outputQueue, arguments: typeArguments),
             QueueDeclaration(name: deadLetterQueue, arguments: typeArguments),
         ]
+    }
+
+    private var outputAndDeadLetterBindings: [BindingDeclaration] {
+        [
+            BindingDeclaration(queue: outputQueue, exchange: outputExchange, routingKey: "#"),
+            BindingDeclaration(queue: deadLetterQueue, exchange: deadLetterExchange, routingKey: "#"),
+        ]
+    }
+
+    private var unorderedDeclarations: TopologyDeclarations {
+        var queues = [inputQueueDeclaration(inputQueue)] + outputAndDeadLetterQueues
         for attempt in retryDelays.indices.map({ $0 + 1 }) {
             // A retry queue holds a message for its delay, then the broker dead-letters it straight into the
             // input queue through the default exchange, so other consumers of the input exchange never see it twice.
@@ -66,10 +105,30 @@ public struct Topology: Sendable, Hashable, Codable {
                 ExchangeDeclaration(name: deadLetterExchange, type: "topic"),
             ],
             queues: queues,
-            bindings: [
-                BindingDeclaration(queue: inputQueue, exchange: inputExchange, routingKey: "#"),
-                BindingDeclaration(queue: outputQueue, exchange: outputExchange, routingKey: "#"),
-                BindingDeclaration(queue: deadLetterQueue, exchange: deadLetterExchange, routingKey: "#"),
+            bindings: [BindingDeclaration(queue: inputQueue, exchange: inputExchange, routingKey: "#")]
+                + outputAndDeadLetterBindings,
+            exchangeBindings: [])
+    }
+
+    /// The shard queues come last to first: a worker that finds shard 0 knows the others were declared before it,
+    /// which is how the worker's shard check tells a different shard count from a fleet still declaring the same one.
+    private var orderedDeclarations: TopologyDeclarations {
+        let shardQueues = (0..<shards).reversed().map {
+            inputQueueDeclaration(shardQueue($0), extra: ["x-single-active-consumer": .boolean(true)])
+        }
+        return TopologyDeclarations(
+            exchanges: [
+                ExchangeDeclaration(name: inputExchange, type: "topic"),
+                ExchangeDeclaration(name: shardExchange, type: "x-consistent-hash"),
+                ExchangeDeclaration(name: outputExchange, type: "topic"),
+                ExchangeDeclaration(name: deadLetterExchange, type: "topic"),
+            ],
+            queues: shardQueues + outputAndDeadLetterQueues,
+            // A consistent-hash binding's key is the shard's weight: equal weights, equal shares.
+            bindings: (0..<shards).map { BindingDeclaration(queue: shardQueue($0), exchange: shardExchange, routingKey: "1") }
+                + outputAndDeadLetterBindings,
+            exchangeBindings: [
+                ExchangeBindingDeclaration(destination: shardExchange, source: inputExchange, routingKey: "#")
             ])
     }
 }
@@ -98,6 +157,8 @@ public struct TopologyDeclarations: Sendable, Hashable, Codable {
     public var exchanges: [ExchangeDeclaration]
     public var queues: [QueueDeclaration]
     public var bindings: [BindingDeclaration]
+    /// Exchanges bound to exchanges: ordered mode's consistent-hash exchange to the input exchange.
+    public var exchangeBindings: [ExchangeBindingDeclaration]
 }
 
 /// A durable exchange.
@@ -120,14 +181,24 @@ public struct BindingDeclaration: Sendable, Hashable, Codable {
     public var routingKey: String
 }
 
-/// A queue argument's value: the two kinds the topology uses.
+/// An exchange bound to another: what `source` routes with ``routingKey`` goes on to `destination`.
+public struct ExchangeBindingDeclaration: Sendable, Hashable, Codable {
+    public var destination: String
+    public var source: String
+    public var routingKey: String
+}
+
+/// A queue argument's value: the kinds the topology uses.
 public enum ArgumentValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case string(String)
     case integer(Int64)
+    case boolean(Bool)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Int64.self) {
+        if let value = try? container.decode(Bool.self) {
+            self = .boolean(value)
+        } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else {
             self = .string(try container.decode(String.self))
@@ -139,6 +210,7 @@ public enum ArgumentValue: Sendable, Hashable, Codable, CustomStringConvertible 
         switch self {
         case .string(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
+        case .boolean(let value): try container.encode(value)
         }
     }
 
@@ -146,6 +218,7 @@ public enum ArgumentValue: Sendable, Hashable, Codable, CustomStringConvertible 
         switch self {
         case .string(let value): "\"\(value)\""
         case .integer(let value): String(value)
+        case .boolean(let value): String(value)
         }
     }
 }
@@ -161,6 +234,7 @@ extension TopologyDeclarations {
             lines.append("  \(queue.name)  (durable\(arguments.isEmpty ? "" : ", " + arguments.joined(separator: ", ")))")
         }
         lines.append("Bindings:")
+        lines += exchangeBindings.map { "  \($0.source) --[\($0.routingKey)]--> exchange \($0.destination)" }
         lines += bindings.map { "  \($0.exchange) --[\($0.routingKey)]--> \($0.queue)" }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -14,6 +14,10 @@ import Tracing
 /// the broker blocks a publishing connection (memory or disk alarm), the consuming one keeps its acks and
 /// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
 ///
+/// It consumes the topology's ``Topology/consumedQueues``, each on a channel of its own (so each has its own
+/// prefetch and delivery tags): the input queue, or in ordered mode every shard queue, where the broker keeps one
+/// consumer of the fleet active per shard. Ordered mode retries failed inputs in place.
+///
 /// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
 /// store (``StorePause``) and consumes again on the same channels.
 ///
@@ -31,7 +35,7 @@ final class BrokerSession: Sendable {
     private let pause: StorePause
     private let logger: Logger
     private let tracing: InputTracing?
-    private let consumer = Mutex<(started: AMQPConsumer?, stopRequested: Bool)>((nil, false))
+    private let consumer = Mutex<(started: [AMQPConsumer], stopRequested: Bool)>(([], false))
 
     init(
         consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
@@ -55,20 +59,25 @@ final class BrokerSession: Sendable {
         cancelConsumer()
     }
 
-    /// Cancels the consumer, so ``process(_:acks:output:)`` settles what it holds and returns; on its own (not
+    /// Cancels the consumers, so ``process(_:output:)`` settles what it holds and returns; on its own (not
     /// through ``stopConsuming()``), for a pause, after which the session consumes again.
     private func cancelConsumer() {
-        if let started = consumer.withLock({ $0.started }) { Task { try? await started.cancel() } }
+        for started in consumer.withLock({ $0.started }) { Task { try? await started.cancel() } }
     }
 
     private var stopRequested: Bool { consumer.withLock { $0.stopRequested } }
 
     func run() async throws {
-        let inputChannel = try await consuming.openChannel()
+        try await ShardCheck(topology: configuration.topology).verify(on: publishing)
         let outputChannel = try await publishing.openChannel()
-        try await configuration.topology.declare(on: outputChannel)
+        try await declareTopology(on: outputChannel)
         try await outputChannel.enablePublisherConfirms()
-        try await inputChannel.setPrefetch(configuration.prefetch)
+        var inputs: [Input] = []
+        for queue in configuration.topology.consumedQueues {
+            let channel = try await consuming.openChannel()
+            try await channel.setPrefetch(configuration.prefetch)
+            inputs.append(Input(queue: queue, channel: channel, acks: Acknowledger(channel: channel)))
+        }
         readiness.set(.disconnected, false)
         metrics.connected.record(1)
 
@@ -81,7 +90,6 @@ final class BrokerSession: Sendable {
             // session), so none of them is in flight here any more; without this the gauge kept them forever.
             metrics.inFlight.set(0)
         }
-        let acks = Acknowledger(channel: inputChannel)
         while true {
             if pause.isPaused {
                 do {
@@ -93,51 +101,95 @@ final class BrokerSession: Sendable {
                 }
                 if stopRequested { break }
             }
-            let deliveries = try await inputChannel.consume(queue: configuration.topology.inputQueue)
-            let stopAtOnce = consumer.withLock { state in
-                state.started = deliveries
-                return state.stopRequested
+            var consumers: [(AMQPConsumer, Input)] = []
+            for input in inputs {
+                let deliveries = try await input.channel.consume(queue: input.queue)
+                consumer.withLock { $0.started.append(deliveries) }
+                consumers.append((deliveries, input))
             }
-            if stopAtOnce { try? await deliveries.cancel() }
-            logger.info("consuming", metadata: ["queue": "\(configuration.topology.inputQueue)"])
-            try await process(deliveries, acks: acks, output: outputChannel)
-            // The consumer ended: a graceful stop, the broker cancelled it, or a pause.
+            if stopRequested { cancelConsumer() }
+            logger.info("consuming", metadata: ["queues": "\(configuration.topology.consumedQueues.joined(separator: ","))"])
+            try await process(consumers, output: outputChannel)
+            consumer.withLock { $0.started = [] }
+            // The consumers ended: a graceful stop, the broker cancelled them, or a pause.
             guard pause.isPaused, !stopRequested else { break }
         }
-        await inputChannel.close()
+        for input in inputs { await input.channel.close() }
         await outputChannel.close()
+    }
+
+    /// Declares the topology. A queue the broker holds with other arguments is a ``TopologyMismatch`` (from
+    /// ``Topology/declare(on:)``); any other declaration it refuses for its shape (406 PRECONDITION_FAILED: an
+    /// exchange of another type) or type (503: the consistent-hash exchange's plugin is not enabled) is a
+    /// ``TopologyConflict``. No reconnection fixes either.
+    private func declareTopology(on channel: AMQPChannel) async throws {
+        do {
+            try await configuration.topology.declare(on: channel)
+        } catch AMQPError.channelClosed(406, let text) {
+            throw TopologyConflict(
+                "the broker holds the topology in another shape than this worker's settings declare (\(text)): "
+                    + "run with the settings it was declared with, or drain and redeclare it")
+        } catch AMQPError.connectionClosed(503, let text) where configuration.topology.isOrdered {
+            throw TopologyConflict(
+                "the broker refused the ordered topology (\(text)): enable the rabbitmq_consistent_hash_exchange plugin")
+        }
+    }
+
+    /// A consumed queue with its channel and that channel's acknowledgements.
+    private struct Input: Sendable {
+        var queue: String
+        var channel: AMQPChannel
+        var acks: Acknowledger
+    }
+
+    /// What the scheduler carries for each delivery: where it came from and how to settle it.
+    private struct Received: Sendable {
+        var intake: Intake
+        var input: Input
     }
 
     /// Four loops, so that no input waits on another's confirm: intake feeds the scheduler, the scheduler handles
     /// events (one at a time per notification), publishing hands each completion's messages to the connection in
     /// completion order (which keeps a notification's updates in order on the wire), and settling waits for the
     /// confirms and acknowledges.
-    private func process(
-        _ deliveries: AMQPConsumer, acks: Acknowledger, output: AMQPChannel
-    ) async throws {
-        let scheduler = ResponseScheduler<Intake>(
-            pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency)
+    private func process(_ consumers: [(AMQPConsumer, Input)], output: AMQPChannel) async throws {
+        let topology = configuration.topology
+        let scheduler = ResponseScheduler<Received>(
+            pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
+            retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [])
         let (settlements, settlementSink) = AsyncStream<Settlement>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             group.addTask { [metrics] in
                 defer { scheduler.finish() }
-                for try await delivery in deliveries {
-                    acks.received(delivery.deliveryTag)
-                    if delivery.isBodyDropped {
-                        try self.refuseOversized(delivery, acks: acks)
-                        continue
+                // One intake per consumed queue: each submits in its queue's order, which is all the scheduler
+                // needs, since a notification's events are all in one queue.
+                try await withThrowingTaskGroup(of: Void.self) { intakes in
+                    for (deliveries, input) in consumers {
+                        intakes.addTask {
+                            for try await delivery in deliveries {
+                                input.acks.received(delivery.deliveryTag)
+                                if delivery.isBodyDropped {
+                                    try self.refuseOversized(delivery, acks: input.acks)
+                                    continue
+                                }
+                                metrics.inFlight.increment()
+                                let message = InboundMessage(delivery)
+                                guard let tracing = self.tracing else {
+                                    scheduler.submit(
+                                        message, tag: Received(intake: Intake(delivery: delivery, received: .now), input: input))
+                                    continue
+                                }
+                                let span = tracing.startProcessing(message)
+                                ServiceContext.withValue(span.context) {
+                                    scheduler.submit(
+                                        message,
+                                        tag: Received(intake: Intake(delivery: delivery, received: .now, span: span), input: input))
+                                }
+                            }
+                        }
                     }
-                    metrics.inFlight.increment()
-                    let message = InboundMessage(delivery)
-                    guard let tracing = self.tracing else {
-                        scheduler.submit(message, tag: Intake(delivery: delivery, received: .now))
-                        continue
-                    }
-                    let span = tracing.startProcessing(message)
-                    ServiceContext.withValue(span.context) {
-                        scheduler.submit(message, tag: Intake(delivery: delivery, received: .now, span: span))
-                    }
+                    while try await intakes.next() != nil {}
                 }
             }
             group.addTask {
@@ -148,7 +200,7 @@ final class BrokerSession: Sendable {
             }
             group.addTask {
                 for await settlement in settlements {
-                    try await self.settle(settlement, acks: acks)
+                    try await self.settle(settlement)
                 }
             }
             // The first loop to fail ends the session: leaving the body with its error cancels the others.
@@ -161,6 +213,7 @@ final class BrokerSession: Sendable {
     /// What one input is waiting for before it can be acknowledged.
     private struct Settlement: Sendable {
         var intake: Intake
+        var acks: Acknowledger
         var confirmations: [PublishConfirmation]
         /// From handing the publications to the connection to their confirms, while tracing is on.
         var publishSpan: (any Span)?
@@ -188,9 +241,9 @@ final class BrokerSession: Sendable {
     }
 
     private func publish(
-        _ completion: ResponseScheduler<Intake>.Completion, on channel: AMQPChannel
+        _ completion: ResponseScheduler<Received>.Completion, on channel: AMQPChannel
     ) throws(AMQPError) -> Settlement {
-        let delivery = completion.tag.delivery
+        let delivery = completion.tag.intake.delivery
         let limits = channel.publishLimits
         var publications: [Publication]
         var outcome: WorkerMetrics.Outcome
@@ -206,7 +259,9 @@ final class BrokerSession: Sendable {
             reason = rejection
         case .failed(let error, let retryable):
             let (publication, deadLetterReason) = failures.afterFailure(
-                of: delivery, detail: String(describing: error), retryable: retryable, limits: limits, now: Date())
+                of: delivery, detail: String(describing: error), retryable: retryable,
+                retriedInPlace: completion.retriedInPlace, firstFailureInPlace: completion.firstFailureInPlace,
+                limits: limits, now: Date())
             publications = [publication]
             outcome = deadLetterReason == nil ? .retried : .deadLettered
             reason = deadLetterReason
@@ -218,7 +273,7 @@ final class BrokerSession: Sendable {
                     "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
         case .storeUnavailable(let unavailable):
-            publications = [.handBack(delivery, to: configuration.topology.inputQueue)]
+            publications = [.handBack(delivery, to: completion.tag.input.queue)]
             outcome = .handedBack
             if pause.storeFailed(unavailable) { cancelConsumer() }
         }
@@ -233,7 +288,7 @@ final class BrokerSession: Sendable {
             reason = .unpublishable
         }
         var publishSpan: (any Span)?
-        if let tracing, let span = completion.tag.span {
+        if let tracing, let span = completion.tag.intake.span {
             if let event = completion.event { tracing.describe(span, event: event) }
             if case .completed = completion.outcome, reason == nil { tracing.stamp(&publications, with: span) }
             if !publications.isEmpty { publishSpan = tracing.startPublishing(publications.count, of: span) }
@@ -243,15 +298,17 @@ final class BrokerSession: Sendable {
                 publication.body, exchange: publication.exchange, routingKey: publication.routingKey,
                 mandatory: true, properties: publication.properties)
         }
-        if !confirmations.isEmpty { pipeline.configuration.stepReached?(.afterPublish) }
+        if !confirmations.isEmpty { try? pipeline.configuration.stepReached?(.afterPublish) }
         return Settlement(
-            intake: completion.tag, confirmations: confirmations, publishSpan: publishSpan, outcome: outcome, reason: reason)
+            intake: completion.tag.intake, acks: completion.tag.input.acks, confirmations: confirmations,
+            publishSpan: publishSpan, outcome: outcome, reason: reason)
     }
 
     /// Acknowledges an input once the broker confirmed everything it produced; an output the broker refused
     /// (nack, or returned as unroutable) sends the input back for redelivery instead, where the inbox
     /// republishes the same outputs.
-    private func settle(_ settlement: Settlement, acks: Acknowledger) async throws {
+    private func settle(_ settlement: Settlement) async throws {
+        let acks = settlement.acks
         let tag = settlement.intake.delivery.deliveryTag
         defer { metrics.inFlight.decrement() }
         do throws(AMQPError) {
@@ -274,7 +331,7 @@ final class BrokerSession: Sendable {
                 throw error
             }
         }
-        if !settlement.confirmations.isEmpty { pipeline.configuration.stepReached?(.afterConfirm) }
+        if !settlement.confirmations.isEmpty { try? pipeline.configuration.stepReached?(.afterConfirm) }
         try acks.settle(tag, accepted: true)
         if let tracing, let span = settlement.intake.span {
             tracing.finish(span, outcome: settlement.outcome, reason: settlement.reason)

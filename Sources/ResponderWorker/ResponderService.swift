@@ -75,6 +75,10 @@ public struct ResponderService: Service {
                 readiness.set(.disconnected, true)
                 logger.error("the broker's topology differs from this worker's: stopping", metadata: ["error": "\(mismatch)"])
                 throw mismatch
+            } catch let conflict as TopologyConflict {
+                readiness.set(.disconnected, true)
+                logger.critical("refusing the broker's topology", metadata: ["error": "\(conflict)"])
+                throw conflict
             } catch {
                 readiness.set(.disconnected, true)
                 if current.isStopping { return }

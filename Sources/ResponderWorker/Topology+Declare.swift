@@ -1,13 +1,13 @@
 import AMQP
 
 extension Topology {
-    /// Declares every exchange, queue and binding; idempotent while the existing ones have the same shape. Throws
+    /// Declares every queue, exchange and binding; idempotent while the existing ones have the same shape. Throws
     /// ``TopologyMismatch`` for a queue that exists with other arguments (the channel is closed then).
+    ///
+    /// Queues go first, in the plan's order: a quorum queue may name its dead-letter exchange before it exists, and
+    /// an ordered topology's shard 0 on the broker then means every shard was declared (see `ShardCheck`).
     public func declare(on channel: AMQPChannel) async throws {
         let plan = declarations
-        for exchange in plan.exchanges {
-            try await channel.declareExchange(exchange.name, type: ExchangeType(exchange.type), durable: true)
-        }
         for queue in plan.queues {
             let arguments = FieldTable(queue.arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value.fieldValue) })
             do {
@@ -17,6 +17,12 @@ extension Topology {
                 guard case .channelClosed(406, let reply) = error else { throw error }
                 throw TopologyMismatch(queue: queue.name, reply: reply)
             }
+        }
+        for exchange in plan.exchanges {
+            try await channel.declareExchange(exchange.name, type: ExchangeType(exchange.type), durable: true)
+        }
+        for binding in plan.exchangeBindings {
+            try await channel.bindExchange(binding.destination, to: binding.source, routingKey: binding.routingKey)
         }
         for binding in plan.bindings {
             try await channel.bindQueue(binding.queue, exchange: binding.exchange, routingKey: binding.routingKey)
@@ -29,6 +35,7 @@ extension ArgumentValue {
         switch self {
         case .string(let value): .string(value)
         case .integer(let value): .int64(value)
+        case .boolean(let value): .bool(value)
         }
     }
 }

@@ -34,6 +34,20 @@ struct TopologyCommandTests {
         #expect(try Self.declarations(result.stdout) == expected.declarations)
     }
 
+    @Test func shardsMakeTheOrderedPlanByFlagOrEnvironment() async throws {
+        var expected = Topology()
+        expected.shards = 4
+        let byFlag = try await Tool.run(["topology", "--json", "--shards", "4"])
+        #expect(byFlag.status == 0, "\(byFlag.stderr)")
+        #expect(try Self.declarations(byFlag.stdout) == expected.declarations)
+        let byEnvironment = try await Tool.run(["topology"], environment: ["RESPONDER_SHARDS": "4"])
+        #expect(byEnvironment.status == 0, "\(byEnvironment.stderr)")
+        #expect(byEnvironment.stdout == expected.declarations.humanDescription)
+        let tooMany = try await Tool.run(["topology", "--shards", "5000"])
+        #expect(tooMany.status != 0)
+        #expect(tooMany.stderr.contains("--shards"))
+    }
+
     @Test func aBadSettingIsRefusedWithItsName() async throws {
         let result = try await Tool.run(["topology"], environment: ["RESPONDER_DELIVERY_LIMIT": "lots"])
         #expect(result.status != 0)
@@ -72,6 +86,7 @@ struct TopologyCommandTests {
                 switch value {
                 case .string(let text): shown = "{\"\(name)\",\(text.isEmpty ? "[]" : "\"\(text)\"")}"
                 case .integer(let number): shown = "{\"\(name)\",\(number)}"
+                case .boolean(let flag): shown = "{\"\(name)\",\(flag)}"
                 }
                 #expect(row[2].contains(shown), "\(queue.name): \(shown) in \(row[2])")
             }

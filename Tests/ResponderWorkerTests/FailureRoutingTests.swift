@@ -129,6 +129,24 @@ import Testing
         #expect(try info(deadLetter).reason == .retriesExhausted)
     }
 
+    /// Ordered mode retried the input in place already: its failure is final, counted with the retries it had.
+    @Test func anOrderedTopologyDeadLettersAFailureThatWasRetriedInPlace() throws {
+        var topology = Topology()
+        topology.shards = 4
+        let routing = FailureRouting(topology: topology, workerID: "w")
+        let (deadLetter, deadLetterReason) = routing.afterFailure(
+            of: published(), detail: "busy", retryable: true, retriedInPlace: 3, firstFailureInPlace: firstFailure,
+            limits: limits, now: firstFailure.addingTimeInterval(71))
+        #expect(deadLetterReason == .retriesExhausted)
+        #expect(deadLetter.exchange == "responder.dead-letter")
+        #expect(deadLetter.routingKey == "red-category")
+        let info = try info(deadLetter)
+        #expect(info.attempts == 4)
+        #expect(info.firstFailure == firstFailure)
+        #expect(info.lastFailure == firstFailure.addingTimeInterval(71))
+        #expect(info.originalExchange == "notifications.responses")
+    }
+
     @Test(arguments: [DeadLetterReason.malformedJSON, .invalidField, .unknownType, .unknownSpecVersion, .unsupportedContentType, .bodyTooLarge])
     func aRefusedInputIsDeadLetteredUntriedWithItsReason(reason: DeadLetterReason) throws {
         let input = published()

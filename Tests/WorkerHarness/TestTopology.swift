@@ -8,10 +8,10 @@ public struct TestTopology: Sendable {
     public let topology: Topology
     public let prefix: String
 
-    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly.
+    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly. `shards` above 0 is ordered mode.
     public init(
         _ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5,
-        outputQueueType: QueueType = .classic
+        outputQueueType: QueueType = .classic, shards: Int = 0
     ) {
         prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
         var topology = Topology()
@@ -24,6 +24,7 @@ public struct TestTopology: Sendable {
         topology.retryDelays = retryDelays
         topology.deliveryLimit = deliveryLimit
         topology.outputQueueType = outputQueueType
+        topology.shards = shards
         self.topology = topology
     }
 
@@ -39,6 +40,7 @@ public struct TestTopology: Sendable {
             "RESPONDER_RETRY_DELAYS": topology.retryDelays.map(String.init).joined(separator: ","),
             "RESPONDER_DELIVERY_LIMIT": String(topology.deliveryLimit),
             "RESPONDER_OUTPUT_QUEUE_TYPE": topology.outputQueueType.rawValue,
+            "RESPONDER_SHARDS": String(topology.shards),
         ]
     }
 

@@ -28,6 +28,7 @@ enum ChannelMethod: Sendable {
     case declareQueue(
         name: String, durable: Bool, exclusive: Bool, autoDelete: Bool, passive: Bool, arguments: FieldTable)
     case bindQueue(queue: String, exchange: String, routingKey: String, arguments: FieldTable)
+    case bindExchange(destination: String, source: String, routingKey: String, arguments: FieldTable)
     case purgeQueue(name: String)
     case deleteQueue(name: String, ifUnused: Bool, ifEmpty: Bool)
     case qos(prefetchCount: UInt16)

@@ -43,6 +43,12 @@ extension IOLoop {
                 amqp_queue_bind_t(
                     ticket: 0, queue: arena.bytes(queue), exchange: arena.bytes(exchange),
                     routing_key: arena.bytes(routingKey), nowait: 0, arguments: arena.table(arguments)))
+        case .bindExchange(let destination, let source, let routingKey, let arguments):
+            return send(
+                AMQP_EXCHANGE_BIND_METHOD,
+                amqp_exchange_bind_t(
+                    ticket: 0, destination: arena.bytes(destination), source: arena.bytes(source),
+                    routing_key: arena.bytes(routingKey), nowait: 0, arguments: arena.table(arguments)))
         case .purgeQueue(let name):
             return send(AMQP_QUEUE_PURGE_METHOD, amqp_queue_purge_t(ticket: 0, queue: arena.bytes(name), nowait: 0))
         case .deleteQueue(let name, let ifUnused, let ifEmpty):

@@ -88,6 +88,7 @@ extension MethodAnswer {
             self = .queueDeclared(
                 QueueDeclareResult(name: String(ok.queue), messageCount: ok.message_count, consumerCount: ok.consumer_count))
         case AMQP_QUEUE_BIND_OK_METHOD: self = .queueBound
+        case AMQP_EXCHANGE_BIND_OK_METHOD: self = .exchangeBound
         case AMQP_QUEUE_PURGE_OK_METHOD:
             self = .queuePurged(
                 messageCount: method.decoded.assumingMemoryBound(to: amqp_queue_purge_ok_t.self).pointee.message_count)

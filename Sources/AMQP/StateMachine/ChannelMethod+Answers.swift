@@ -7,7 +7,7 @@ extension ChannelMethod {
         switch (self, answer) {
         case (.open, .channelOpened), (.close, .channelClosed), (.declareExchange, .exchangeDeclared),
             (.deleteExchange, .exchangeDeleted), (.declareQueue, .queueDeclared), (.bindQueue, .queueBound),
-            (.purgeQueue, .queuePurged), (.deleteQueue, .queueDeleted), (.qos, .qosSet),
+            (.bindExchange, .exchangeBound), (.purgeQueue, .queuePurged), (.deleteQueue, .queueDeleted), (.qos, .qosSet),
             (.selectConfirms, .confirmsSelected), (.consume, .consuming), (.cancel, .cancelled), (.get, .got),
             (.get, .gotNothing):
             true
@@ -25,7 +25,7 @@ extension MethodReply {
         case .queuePurged(let count), .queueDeleted(let count): self = .messageCount(count)
         case .gotNothing: self = .got(nil)
         case .got(let delivery): self = .got(delivery)
-        case .channelOpened, .channelClosed, .exchangeDeclared, .exchangeDeleted, .queueBound, .qosSet,
+        case .channelOpened, .channelClosed, .exchangeDeclared, .exchangeDeleted, .queueBound, .exchangeBound, .qosSet,
             .confirmsSelected, .consuming, .cancelled, .other:
             self = .done
         }

@@ -6,6 +6,7 @@ enum MethodAnswer {
     case exchangeDeleted
     case queueDeclared(QueueDeclareResult)
     case queueBound
+    case exchangeBound
     case queuePurged(messageCount: UInt32)
     case queueDeleted(messageCount: UInt32)
     case qosSet

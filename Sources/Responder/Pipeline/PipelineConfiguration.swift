@@ -17,8 +17,10 @@ public struct PipelineConfiguration: Sendable {
     public var maxConflictRetries = 5
     /// Called each time an input reaches a ``ProcessingStep``: by the pipeline for the first two, by the transport
     /// for the others. For fault injection in tests; nil (the default) costs one check per step. It runs on the
-    /// processing task, so it must return quickly (or never: it may end the process).
-    public var stepReached: (@Sendable (ProcessingStep) -> Void)?
+    /// processing task, so it must return quickly (or never: it may end the process). An error it throws at
+    /// ``ProcessingStep/afterHandler`` fails the input as a retryable handler failure would; the transport's steps
+    /// ignore errors.
+    public var stepReached: (@Sendable (ProcessingStep) throws -> Void)?
     /// Where the pipeline's `handle` and `commit` spans go, children of the span in the task's service context (the
     /// worker's `process` span); nil (the default) records none, at the cost of one check per input. Spans carry
     /// the event id, category and action, never a response's `userText`.

@@ -127,7 +127,7 @@ public struct ResponsePipeline: Sendable {
                 case .unprocessed(let stored):
                     let record = stored ?? newRecord(for: input)
                     let handled = try await run(receiver, for: input, on: record, log: log)
-                    configuration.stepReached?(.afterHandler)
+                    try configuration.stepReached?(.afterHandler)
                     let entry = InboxEntry(
                         eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
@@ -138,7 +138,7 @@ public struct ResponsePipeline: Sendable {
                         inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
                     switch try await traced("commit", { try await store.commit(commit) }) {
                     case .committed:
-                        configuration.stepReached?(.afterCommit)
+                        try? configuration.stepReached?(.afterCommit)
                         return .completed(
                             outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
                     case .alreadyProcessed(let outputs):

@@ -1,4 +1,5 @@
 import DequeModule
+import Foundation
 import NotificationEvents
 import Tracing
 
@@ -16,6 +17,10 @@ import Tracing
 /// scheduler.submit(message, tag: deliveryTag)      // from the consumer
 /// for await completion in scheduler.completions { ... }   // publish outputs, then ack completion.tag
 /// ```
+/// With retry delays in place (ordered mode), a retryable failure is handled again after each delay while the
+/// notification's later events wait behind it, and only the last failure is reported: a retry never lets a later
+/// event overtake the one that failed. Other notifications go on meanwhile.
+///
 /// The caller bounds how many messages are outstanding (e.g. with the consumer's prefetch); queued messages
 /// wait in memory.
 public final class ResponseScheduler<Tag: Sendable>: Sendable {
@@ -27,8 +32,12 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         public let message: InboundMessage
         /// The message's event, or nil when it did not decode.
         public let event: NotificationResponseEvent?
-        /// What the pipeline made of it.
+        /// What the pipeline made of it (the last attempt's outcome).
         public let outcome: ResponseOutcome
+        /// How many times the message was handled again in place after a retryable failure.
+        public let retriedInPlace: Int
+        /// When the first failure retried in place happened; nil when none was.
+        public let firstFailureInPlace: Date?
     }
 
     private enum Event: Sendable {
@@ -50,12 +59,15 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let eventSink: AsyncStream<Event>.Continuation
     private let pipeline: ResponsePipeline
     private let maxConcurrentNotifications: Int
+    private let retryDelaysInPlace: [Duration]
 
-    /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once.
-    public init(pipeline: ResponsePipeline, maxConcurrentNotifications: Int) {
+    /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
+    /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
+    public init(pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = []) {
         precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
         self.pipeline = pipeline
         self.maxConcurrentNotifications = maxConcurrentNotifications
+        self.retryDelaysInPlace = retryDelaysInPlace
         (completions, completionSink) = AsyncStream.makeStream()
         (events, eventSink) = AsyncStream.makeStream()
     }
@@ -85,11 +97,25 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 while running < maxConcurrentNotifications, let key = ready.popFirst() {
                     let next = queues[key]!.popFirst()!
                     running += 1
-                    group.addTask { [pipeline, completionSink, eventSink] in
-                        let outcome = await ServiceContext.withValue(next.context) { await pipeline.handle(next.input) }
+                    group.addTask { [pipeline, completionSink, eventSink, retryDelaysInPlace] in
+                        var outcome = await ServiceContext.withValue(next.context) { await pipeline.handle(next.input) }
+                        var retried = 0
+                        var firstFailure: Date?
+                        while case .failed(_, retryable: true) = outcome, retried < retryDelaysInPlace.count {
+                            firstFailure = firstFailure ?? Date()
+                            // Cancelled while waiting (the session ended): report nothing, so the input stays
+                            // unacknowledged and the broker redelivers it, still ahead of the notification's others.
+                            do { try await Task.sleep(for: retryDelaysInPlace[retried]) } catch {
+                                eventSink.yield(.finishedHandling(requestIdentifier: key))
+                                return
+                            }
+                            retried += 1
+                            outcome = await ServiceContext.withValue(next.context) { await pipeline.handle(next.input) }
+                        }
                         completionSink.yield(
                             Completion(
-                                tag: next.tag, message: next.input.message, event: next.input.event, outcome: outcome))
+                                tag: next.tag, message: next.input.message, event: next.input.event, outcome: outcome,
+                                retriedInPlace: retried, firstFailureInPlace: firstFailure))
                         eventSink.yield(.finishedHandling(requestIdentifier: key))
                     }
                 }
@@ -107,7 +133,9 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         }
                         queues[key]!.append(Queued(input: input, tag: tag, context: context))
                     } catch {
-                        completionSink.yield(Completion(tag: tag, message: message, event: nil, outcome: error.outcome))
+                        completionSink.yield(
+                            Completion(tag: tag, message: message, event: nil, outcome: error.outcome, retriedInPlace: 0,
+                                firstFailureInPlace: nil))
                     }
                 case .finishedHandling(let key):
                     running -= 1

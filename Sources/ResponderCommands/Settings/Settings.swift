@@ -56,6 +56,9 @@ enum Settings {
     static let outputQueueType = Setting<QueueType>.oneOf(
         "output-queue-type", "RESPONDER_OUTPUT_QUEUE_TYPE", default: topology.outputQueueType,
         "Type of the output, dead-letter and retry queues: quorum replicates them on a cluster, so losing a node loses no update (a fleet's choice); an existing queue of the other type stops the worker with the way out.")
+    static let shards = Setting<Int>.wholeNumber(
+        "shards", "RESPONDER_SHARDS", default: topology.shards, in: 0...1024,
+        "Ordered mode: spread the input over this many single-active-consumer shard queues by the request identifier, so each notification's events are handled in order across the fleet, retries included; 0 for the unordered input queue. Every worker of a fleet must use the same value.")
 
     // MARK: Handlers and state
 
@@ -114,7 +117,8 @@ enum Settings {
         amqpURL.description, caFile.description, certFile.description, keyFile.description, heartbeat.description,
         inputExchange.description, inputQueue.description, outputExchange.description, outputQueue.description,
         deadLetterExchange.description, deadLetterQueue.description, retryDelays.description,
-        deliveryLimit.description, outputQueueType.description, categories.description, state.description, inboxRetentionHours.description,
+        deliveryLimit.description, outputQueueType.description, shards.description, categories.description,
+        state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
         maxBodySize.description, outputMode.description, metricsPort.description, metricsHost.description, gracePeriod.description,
         workerID.description, logLevel.description,

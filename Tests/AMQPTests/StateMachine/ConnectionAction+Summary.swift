@@ -32,6 +32,7 @@ extension ChannelMethod {
         case .deleteExchange: "deleteExchange"
         case .declareQueue: "declareQueue"
         case .bindQueue: "bindQueue"
+        case .bindExchange: "bindExchange"
         case .purgeQueue: "purgeQueue"
         case .deleteQueue: "deleteQueue"
         case .qos: "qos"

@@ -17,9 +17,11 @@ extension WorkerProcess {
     }
 }
 
-/// The queues through which a test's inputs pass before they are settled: the input queue and the retry queues.
+/// The queues through which a test's inputs pass before they are settled: the input queue and the retry queues, or
+/// in ordered mode the shard queues.
 func inputQueues(_ topology: TestTopology) -> [String] {
-    [topology.topology.inputQueue] + topology.topology.retryDelays.indices.map { topology.topology.retryQueue(attempt: $0 + 1) }
+    let names = topology.topology
+    return names.consumedQueues + (names.isOrdered ? [] : names.retryDelays.indices.map { names.retryQueue(attempt: $0 + 1) })
 }
 
 /// Waits until every input of `topology` is settled: none ready or unacknowledged in the input or retry queues, and

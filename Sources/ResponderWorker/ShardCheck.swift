@@ -1,0 +1,56 @@
+import AMQP
+
+/// Refuses a topology whose shard layout differs from the one on the broker, before anything is declared.
+///
+/// The consistent-hash exchange places a notification by hashing its request identifier over the shard queues
+/// bound to it, so a different shard count would move notifications to other shards while their earlier events
+/// still wait in the old ones, and two workers could handle one notification's events side by side. The layout on
+/// the broker is read from which queues exist (passive declarations, each on a channel of its own since a missing
+/// queue closes the channel): ordered mode with N shards needs shard N absent, shards 0 and N-1 both present or
+/// both absent, and no unordered input queue; unordered mode needs no shard 0.
+struct ShardCheck {
+    var topology: Topology
+
+    /// Throws ``TopologyConflict`` when the broker's layout differs; `AMQPError` when the broker cannot be asked.
+    func verify(on connection: AMQPConnection) async throws {
+        let shardZero = try await exists(topology.shardQueue(0), on: connection)
+        guard topology.isOrdered else {
+            if shardZero {
+                throw TopologyConflict(
+                    "the broker holds ordered shard queues (\(topology.shardQueue(0)), …) but this worker runs without "
+                        + "--shards: run it with the fleet's --shards, or drain the shard queues and delete them and "
+                        + "\(topology.shardExchange) first")
+            }
+            return
+        }
+        let shards = topology.shards
+        if try await exists(topology.shardQueue(shards), on: connection) {
+            throw TopologyConflict(
+                "the broker holds more than \(shards) shard queues (\(topology.shardQueue(shards)) exists): changing "
+                    + "--shards would move notifications between shards; run with the fleet's --shards, or drain and "
+                    + "redeclare (README: changing the shard count)")
+        }
+        if try await shardZero != exists(topology.shardQueue(shards - 1), on: connection) {
+            throw TopologyConflict(
+                "the broker holds fewer than \(shards) shard queues (\(topology.shardQueue(shards - 1)) is missing): "
+                    + "changing --shards would move notifications between shards; run with the fleet's --shards, or "
+                    + "drain and redeclare (README: changing the shard count)")
+        }
+        if try await exists(topology.inputQueue, on: connection) {
+            throw TopologyConflict(
+                "the unordered input queue \(topology.inputQueue) exists, and ordered mode would leave it a copy of "
+                    + "every event: drain it with the unordered workers and delete it before running with --shards")
+        }
+    }
+
+    private func exists(_ queue: String, on connection: AMQPConnection) async throws(AMQPError) -> Bool {
+        let channel = try await connection.openChannel()
+        do throws(AMQPError) {
+            _ = try await channel.declareQueue(queue, passive: true)
+        } catch .channelClosed(404, _) {
+            return false
+        }
+        await channel.close()
+        return true
+    }
+}
