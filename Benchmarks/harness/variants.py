@@ -10,6 +10,10 @@ import database
 from broker import INPUT_QUEUE_ARGUMENTS
 
 
+# Where the image's release build goes (scripts/test builds it there too, with the Dockerfile's command).
+RELEASE_SCRATCH = ".build-release"
+
+
 @dataclass(frozen=True)
 class Setup:
     """What the variants' commands need to know about this checkout and this run."""
@@ -25,7 +29,7 @@ class Setup:
 
     @property
     def responder(self):
-        return self.repo / ".build" / "release" / "responder"
+        return self.repo / RELEASE_SCRATCH / "release" / "responder"
 
 
 @dataclass(frozen=True)
