@@ -29,6 +29,19 @@ struct CallAnswerTests {
         #expect(bound.isAnswered && bound.error == nil)
     }
 
+    @Test("exchange.bind is answered by exchange.bind-ok, not by queue.bind-ok")
+    func exchangeBind() throws {
+        var driver = StateMachineDriver()
+        let link = try driver.openChannel()
+        let (bound, sent) = driver.call(
+            .bindExchange(destination: "shards", source: "responses", routingKey: "#", arguments: [:]), on: link)
+        #expect(sent.summaries == ["send bindExchange on \(link.id)"])
+        #expect(driver.receive(.method(channel: link.id, .answer(.queueBound))).isEmpty)
+        #expect(!bound.isAnswered)
+        _ = driver.receive(.method(channel: link.id, .answer(.exchangeBound)))
+        #expect(bound.isAnswered && bound.error == nil)
+    }
+
     @Test("a reply that does not answer the call on the wire is ignored")
     func strayReply() throws {
         var driver = StateMachineDriver()
