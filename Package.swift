@@ -52,7 +52,7 @@ let package = Package(
             swiftSettings: fuzzing
         ),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "CRabbitMQ"]),
-        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP"]),
+        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP", "WorkerHarness"]),
 
         .target(name: "NotificationEvents", swiftSettings: fuzzing),
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.

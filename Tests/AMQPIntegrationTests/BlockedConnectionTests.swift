@@ -1,15 +1,24 @@
 import AMQP
 import Testing
+import WorkerHarness
 
-/// A memory alarm blocks every publishing connection on the node, so these tests run one at a time and lift the
-/// alarm whatever happens; other tests' publishes only wait meanwhile.
-@Suite("Blocked connections", .serialized, .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+/// A memory alarm blocks every publishing connection on its node, and readiness reports it, so each test raises it
+/// on a throwaway node of its own, never on the node the other suites share (where it would turn their readiness
+/// checks into "the broker blocked publishing").
+@Suite("Blocked connections", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
 struct BlockedConnectionTests {
     @Test("a memory alarm is reported as blocked, publishes wait, and go out once unblocked")
     func blockedThenUnblocked() async throws {
-        let (connection, channel, queue) = try await Broker.exclusiveQueue(confirms: true)
+        try await BrokerNode.withThrowaway { try await blockedThenUnblocked(on: $0) }
+    }
+
+    private func blockedThenUnblocked(on node: BrokerNode) async throws {
+        let connection = try await AMQPConnection.connect(try Self.configuration(of: node))
+        let channel = try await connection.openChannel()
+        let queue = try await channel.declareQueue("", durable: false, exclusive: true).name
+        try await channel.enablePublisherConfirms()
         let events = EventRecorder(connection)
-        try await duringMemoryAlarm {
+        try await duringMemoryAlarm(on: node) {
             // The broker blocks a connection when it publishes during the alarm.
             var confirmations = [try channel.publishPipelined([0], exchange: "", routingKey: queue)]
             try await events.waitFor { if case .blocked = $0 { true } else { false } }
@@ -17,7 +26,7 @@ struct BlockedConnectionTests {
                 confirmations.append(try channel.publishPipelined([UInt8(index)], exchange: "", routingKey: queue))
             }
 
-            try await Broker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
+            try await node.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
             try await events.waitFor { $0 == .unblocked }
             try await within(.seconds(30)) { [confirmations] in
                 for confirmation in confirmations {
@@ -31,14 +40,18 @@ struct BlockedConnectionTests {
 
     @Test("closing a blocked connection with many publishes waiting returns after the close timeout")
     func closeWhileBlocked() async throws {
-        var configuration = try Broker.configuration()
+        try await BrokerNode.withThrowaway { try await closeWhileBlocked(on: $0) }
+    }
+
+    private func closeWhileBlocked(on node: BrokerNode) async throws {
+        var configuration = try Self.configuration(of: node)
         configuration.connectTimeout = .seconds(2)
         let connection = try await AMQPConnection.connect(configuration)
         let channel = try await connection.openChannel()
         let queue = try await channel.declareQueue("", durable: false, exclusive: true).name
         try await channel.enablePublisherConfirms()
         let events = EventRecorder(connection)
-        try await duringMemoryAlarm {
+        try await duringMemoryAlarm(on: node) {
             _ = try channel.publishPipelined([0], exchange: "", routingKey: queue)
             try await events.waitFor { if case .blocked = $0 { true } else { false } }
             // Far more than the socket buffers hold: written now, they would wedge the I/O thread until unblocked.
@@ -54,15 +67,22 @@ struct BlockedConnectionTests {
     /// RabbitMQ's default: alarms at 40 % of the machine's memory.
     private static let normalWatermark = "0.4"
 
-    /// Runs `body` while a memory alarm blocks publishers, and lifts the alarm afterwards whatever happened.
-    private func duringMemoryAlarm(_ body: () async throws -> Void) async throws {
-        try await Broker.ctl("set_vm_memory_high_watermark", "0.0000001")
+    private static func configuration(of node: BrokerNode, name: String = #function) throws -> AMQPConfiguration {
+        var configuration = try AMQPConfiguration(url: node.url)
+        configuration.connectionName = Broker.connectionName(name)
+        return configuration
+    }
+
+    /// Runs `body` while a memory alarm blocks publishers on `node`, and lifts the alarm afterwards whatever
+    /// happened, so that closing the connection does not wait on it.
+    private func duringMemoryAlarm(on node: BrokerNode, _ body: () async throws -> Void) async throws {
+        try await node.ctl("set_vm_memory_high_watermark", "0.0000001")
         do {
             try await body()
         } catch {
-            _ = try? await Broker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
+            _ = try? await node.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
             throw error
         }
-        try await Broker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
+        try await node.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
     }
 }

@@ -69,14 +69,7 @@ struct BrokerFaultTests {
     }
 
     @Test func brokerRestartUnderLoad() async throws {
-        let node = try await BrokerNode.startThrowaway()
-        do {
-            try await restart(node)
-        } catch {
-            await node.stop()
-            throw error
-        }
-        await node.stop()
+        try await BrokerNode.withThrowaway { try await restart($0) }
     }
 
     private func restart(_ node: BrokerNode) async throws {

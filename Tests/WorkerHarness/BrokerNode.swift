@@ -4,18 +4,25 @@ import WorkerHarness
 
 /// A RabbitMQ node of `scripts/broker`, by port: the suite's shared test broker, or a throwaway node a test starts
 /// for faults that would disturb every other suite on the shared one (a broker restart).
-struct BrokerNode: Sendable {
-    let port: Int
-    let url: String
+public struct BrokerNode: Sendable {
+    /// The node's AMQP port.
+    public let port: Int
+    /// Its AMQP URL.
+    public let url: String
+
+    public init(port: Int, url: String) {
+        self.port = port
+        self.url = url
+    }
 
     /// The broker of `AMQP_URL`, which the other suites share.
-    static func shared() throws -> BrokerNode {
+    public static func shared() throws -> BrokerNode {
         let url = TestBroker.url ?? ""
         return BrokerNode(port: try AMQPConfiguration(url: url).port, url: url)
     }
 
     /// Starts a node of its own on a free port; ``stop()`` it when done.
-    static func startThrowaway() async throws -> BrokerNode {
+    public static func startThrowaway() async throws -> BrokerNode {
         let port = try freeNodePort()
         let started = try await spawnDetached(
             Paths.root.appendingPathComponent("scripts/broker").path, arguments: ["start"],
@@ -26,14 +33,27 @@ struct BrokerNode: Sendable {
         return BrokerNode(port: port, url: url)
     }
 
+    /// Runs `body` with a throwaway node, and stops the node afterwards whatever happened.
+    public static func withThrowaway<Value>(_ body: (BrokerNode) async throws -> Value) async throws -> Value {
+        let node = try await startThrowaway()
+        do {
+            let value = try await body(node)
+            await node.stop()
+            return value
+        } catch {
+            await node.stop()
+            throw error
+        }
+    }
+
     /// Stops a throwaway node and removes its files.
-    func stop() async {
+    public func stop() async {
         _ = try? await Self.script("stop", port: port)
     }
 
     /// Runs `rabbitmqctl` against the node and returns its output.
     @discardableResult
-    func ctl(_ arguments: String...) async throws -> String {
+    public func ctl(_ arguments: String...) async throws -> String {
         let result = try await Self.script("ctl", arguments, port: port)
         guard result.status == 0 else {
             throw HarnessError("rabbitmqctl \(arguments.joined(separator: " ")) exited \(result.status): \(result.output)")
@@ -42,18 +62,18 @@ struct BrokerNode: Sendable {
     }
 
     /// The broker's ids of the connections whose client-provided name contains `fragment`.
-    func connections(named fragment: String) async throws -> [String] {
+    public func connections(named fragment: String) async throws -> [String] {
         try await ctl("list_connections", "--no-table-headers", "pid", "client_properties")
             .split(separator: "\n").filter { $0.contains(fragment) }.compactMap { $0.split(separator: "\t").first.map(String.init) }
     }
 
     /// Closes connection `id` from the broker's side, as an operator or a failing node would.
-    func close(connection id: String) async throws {
+    public func close(connection id: String) async throws {
         try await ctl("close_connection", id, "closed by a reliability test")
     }
 
     /// Ready and unacknowledged messages per queue whose name starts with `prefix`.
-    func queueCounts(prefix: String) async throws -> [String: QueueCounts] {
+    public func queueCounts(prefix: String) async throws -> [String: QueueCounts] {
         let output = try await ctl("list_queues", "--no-table-headers", "name", "messages_ready", "messages_unacknowledged")
         var counts: [String: QueueCounts] = [:]
         for line in output.split(separator: "\n") {
@@ -78,7 +98,7 @@ struct BrokerNode: Sendable {
     /// Not through Foundation's Process: it learns that a child exited when the child's end of a socket it hands
     /// down closes, and a daemon that inherits that end keeps it open for its whole life, so Process would wait
     /// for the broker to stop. Here the child gets no descriptor but its output file, and waitpid says when it exits.
-    static func spawnDetached(
+    public static func spawnDetached(
         _ path: String, arguments: [String], environment: [String: String]
     ) async throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)").path
@@ -136,12 +156,4 @@ struct BrokerNode: Sendable {
             }
         }
     }
-}
-
-/// How many messages a queue holds: ready for a consumer, and delivered but not yet acknowledged.
-struct QueueCounts: Sendable, Hashable, CustomStringConvertible {
-    var ready: Int
-    var unacknowledged: Int
-
-    var description: String { "\(ready) ready, \(unacknowledged) unacknowledged" }
 }
