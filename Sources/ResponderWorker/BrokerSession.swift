@@ -19,7 +19,7 @@ import Tracing
 /// consumer of the fleet active per shard. Ordered mode retries failed inputs in place.
 ///
 /// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
-/// store (``StorePause``) and consumes again on the same channels.
+/// store (``StorePause``) and consumes again on the same channels; in ordered mode the inputs wait in place instead.
 ///
 /// ``run()`` returns once the consumer is cancelled and every input it received is settled (graceful shutdown,
 /// or the broker cancelled the consumer). It throws when the connection or a channel fails: inputs not yet
@@ -154,9 +154,16 @@ final class BrokerSession: Sendable {
     /// confirms and acknowledges.
     private func process(_ consumers: [(AMQPConsumer, Input)], output: AMQPChannel) async throws {
         let topology = configuration.topology
+        // Ordered mode keeps a failed or store-held input where it is, so that no later event of its notification
+        // overtakes it; a graceful shutdown ends the store wait and leaves the input to the broker.
+        let pause = pause
+        let storeWait: @Sendable (StateStoreUnavailable) async throws -> Void = { unavailable in
+            try await cancelWhenGracefulShutdown { try await pause.waitInPlace(unavailable) }
+        }
         let scheduler = ResponseScheduler<Received>(
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
-            retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [])
+            retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [],
+            storeWaitInPlace: topology.isOrdered ? storeWait : nil)
         let (settlements, settlementSink) = AsyncStream<Settlement>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }

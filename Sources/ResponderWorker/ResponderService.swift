@@ -28,7 +28,7 @@ public struct ResponderService: Service {
         self.logger = logger
         pause = StorePause(
             store: pipeline.store, backoff: configuration.storeRetryBackoff, readiness: readiness, metrics: metrics,
-            logger: logger)
+            logger: logger, inPlace: configuration.topology.isOrdered)
     }
 
     public func run() async throws {

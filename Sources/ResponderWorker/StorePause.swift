@@ -5,18 +5,28 @@ import Synchronization
 /// The worker's pause while its state store is unavailable (``StateStoreUnavailable``: a full disk, an I/O error, a
 /// lock held too long, a database server out of reach), shared by the broker sessions of one worker.
 ///
-/// The first input that meets the unavailable store pauses the worker: the session stops consuming and hands back
-/// what it holds (``Publication/handBack(_:to:)``), `/health/ready` says 503 with the store's reason, the
-/// `responder_store_paused` gauge is 1, and one warning is logged for the pause, not one per input. Then
-/// ``waitForStore()`` checks the store (``StateStore/checkAvailability()``) with capped, jittered backoff, and the
-/// worker consumes again once it answers. The backoff keeps growing across pauses until an input commits again, so
-/// a store that answers the check but still fails commits is not hammered.
+/// The first input that meets the unavailable store pauses the worker: `/health/ready` says 503 with the store's
+/// reason, the `responder_store_paused` gauge is 1, and one warning is logged for the pause, not one per input. Then
+/// the store is checked (``StateStore/checkAvailability()``) with capped, jittered backoff until it answers. The
+/// backoff keeps growing across pauses until an input commits again, so a store that answers the check but still
+/// fails commits is not hammered.
+///
+/// What happens to the inputs in hand depends on the mode. By default the session stops consuming, hands them back
+/// (``Publication/handBack(_:to:)``), waits in ``waitForStore()`` and consumes again. In ordered mode they wait in
+/// place instead (``waitInPlace(_:)``), still unacknowledged and in order, and the session keeps its consumers: a
+/// copy at the back of a shard would let the notification's later events overtake it, and a cancelled consumer
+/// would hand the shard to another worker while this one still holds its earlier events.
 final class StorePause: Sendable {
     private struct State {
         var paused = false
         /// Checks made since the store last committed an input: the backoff's attempt.
         var attempts = 0
+        /// Whether an input waiting in place is checking the store; the others only watch for the pause's end.
+        var checking = false
     }
+
+    /// How often inputs waiting in place look whether the pause ended, while another one checks the store.
+    private static let inPlacePoll = Duration.milliseconds(50)
 
     private let state = Mutex(State())
     private let store: any StateStore
@@ -24,8 +34,11 @@ final class StorePause: Sendable {
     private let readiness: Readiness
     private let metrics: WorkerMetrics
     private let logger: Logger
+    private let inPlace: Bool
 
-    init(store: any StateStore, backoff: Backoff, readiness: Readiness, metrics: WorkerMetrics, logger: Logger) {
+    /// A pause for `store`; `inPlace` (ordered mode) when inputs wait in place rather than go back to the queue.
+    init(store: any StateStore, backoff: Backoff, readiness: Readiness, metrics: WorkerMetrics, logger: Logger, inPlace: Bool) {
+        self.inPlace = inPlace
         self.store = store
         self.backoff = backoff
         self.readiness = readiness
@@ -50,7 +63,9 @@ final class StorePause: Sendable {
         metrics.storePaused.record(1)
         readiness.set(.storeUnavailable, true, detail: unavailable.reason)
         logger.warning(
-            "the state store is unavailable: pausing; inputs in hand go back to the queue, uncounted",
+            inPlace
+                ? "the state store is unavailable: pausing; inputs in hand wait in place, in order"
+                : "the state store is unavailable: pausing; inputs in hand go back to the queue, uncounted",
             metadata: ["reason": "\(unavailable.reason)"])
         return true
     }
@@ -63,23 +78,53 @@ final class StorePause: Sendable {
     /// Checks the store with backoff until it answers, then ends the pause. Throws `CancellationError` when the
     /// task is cancelled (the pause goes on).
     func waitForStore() async throws {
-        var random = SystemRandomNumberGenerator()
-        while true {
-            let attempt = state.withLock { state in
-                defer { state.attempts += 1 }
-                return state.attempts
+        while try await !checkAfterBackoff() {}
+    }
+
+    /// Ordered mode: records that the input in hand met the unavailable store (``storeFailed(_:)``), and returns
+    /// once the store answers again, so the input can be handled again where it is. One waiting input at a time
+    /// checks the store; the others watch for the end of the pause, and take over the checks if that one gives up.
+    /// Throws `CancellationError` when the task is cancelled (the input is then left to the broker).
+    func waitInPlace(_ unavailable: StateStoreUnavailable) async throws {
+        _ = storeFailed(unavailable)
+        while isPaused {
+            let checks = state.withLock { state in
+                defer { state.checking = true }
+                return !state.checking
             }
-            try await Task.sleep(for: backoff.delay(attempt: attempt, using: &random))
-            do {
-                try await store.checkAvailability()
-                break
-            } catch {
-                logger.debug("the state store is still unavailable", metadata: ["error": "\(error)", "checks": "\(attempt + 1)"])
+            guard checks else {
+                try await Task.sleep(for: Self.inPlacePoll)
+                continue
             }
+            defer { state.withLock { $0.checking = false } }
+            _ = try await checkAfterBackoff()
         }
-        state.withLock { $0.paused = false }
-        metrics.storePaused.record(0)
-        readiness.set(.storeUnavailable, false)
-        logger.info("the state store answers again: resuming")
+    }
+
+    /// Waits the backoff's next delay, then checks the store; true when it answered, which ends the pause.
+    private func checkAfterBackoff() async throws -> Bool {
+        var random = SystemRandomNumberGenerator()
+        let attempt = state.withLock { state in
+            defer { state.attempts += 1 }
+            return state.attempts
+        }
+        try await Task.sleep(for: backoff.delay(attempt: attempt, using: &random))
+        do {
+            try await store.checkAvailability()
+        } catch {
+            logger.debug("the state store is still unavailable", metadata: ["error": "\(error)", "checks": "\(attempt + 1)"])
+            return false
+        }
+        let ends = state.withLock { state in
+            defer { state.paused = false }
+            return state.paused
+        }
+        // Several sessions (or inputs) may see the store answer; the pause ends once.
+        if ends {
+            metrics.storePaused.record(0)
+            readiness.set(.storeUnavailable, false)
+            logger.info("the state store answers again: resuming")
+        }
+        return true
     }
 }

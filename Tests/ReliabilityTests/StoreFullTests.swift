@@ -10,10 +10,6 @@ import WorkerHarness
 /// once, every golden update arrives, nothing is dead-lettered or left in the queue.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(8)))
 struct StoreFullTests {
-    /// Old inbox entries the test prunes to make room: a day old, inside the worker's own retention (7 days), so the
-    /// worker's pruning keeps them.
-    private static let oldEntries = 3_000
-
     @Test func aFullStatePausesTheWorkerUntilPruningMakesRoom() async throws {
         let node = try BrokerNode.shared()
         let topology = TestTopology("store-full", deliveryLimit: 1)
@@ -22,25 +18,7 @@ struct StoreFullTests {
         let state = try Paths.temporaryFolder().appendingPathComponent("state.sqlite").path
         let run = try await TapRun(topology, notifications: 12, tapsEach: 100)
 
-        let filler = try SQLiteStateStore(path: state)
-        let dayAgo = Date().addingTimeInterval(-86_400)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for start in stride(from: 0, to: Self.oldEntries, by: 100) {
-                group.addTask {
-                    for n in start..<start + 100 {
-                        let output = OutboundMessage(
-                            exchange: "old", routingKey: "old", body: Array(repeating: 0x6F, count: 1_000),
-                            properties: MessageProperties(messageId: "old-\(n)"))
-                        let entry = InboxEntry(
-                            eventID: "old-\(n)", requestIdentifier: "old", outputs: [output], processedAt: dayAgo)
-                        _ = try await filler.commit(StateCommit(inboxEntry: entry, notification: nil))
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        try filler.close()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: state)[.size] as? Int)
+        let size = try await CrowdedState.create(at: state)
         // 64 KiB of room: the 1,200 taps need several times that.
         let worker = try WorkerProcess(
             topology: topology, statePath: state, environment: ["RESPONDER_MAX_STATE_SIZE": "\(size + 65_536)"])
@@ -62,9 +40,7 @@ struct StoreFullTests {
         #expect(waitingWhilePaused > 0, "the inputs wait in the queue")
         #expect(await worker.status(of: "/health/ready") == 503, "nothing cured the store yet")
 
-        let pruner = try SQLiteStateStore(path: state)
-        #expect(try await pruner.pruneInbox(processedBefore: Date().addingTimeInterval(-3_600)) == Self.oldEntries)
-        try pruner.close()
+        #expect(try await CrowdedState.makeRoom(at: state) == CrowdedState.oldEntries)
         try await worker.waitUntilReady(timeout: .seconds(90))
         #expect(try await worker.metric("responder_store_paused") == 0)
         let handedBack = try await worker.metric(#"responder_events_total{outcome="handed_back"}"#)
@@ -79,7 +55,7 @@ struct StoreFullTests {
             "reliability: state file capped at \(size + 65_536) bytes while streaming \(run.lines.count) taps: paused",
             "(SQLITE_FULL) with \(updatesWhilePaused) of \(run.goldenUpdateCount) updates out and \(waitingWhilePaused)",
             "inputs waiting, \(Int(handedBack)) held inputs handed back uncounted, readiness 503 then 200 after pruning",
-            "\(Self.oldEntries) old entries; \(result.updates) updates (\(result.repeats) repeats), tap counts exact,",
+            "\(CrowdedState.oldEntries) old entries; \(result.updates) updates (\(result.repeats) repeats), tap counts exact,",
             "nothing dead-lettered or unacknowledged")
         await publisher.cleanUp()
         await probe.cleanUp()

@@ -1,6 +1,5 @@
 import AMQP
 import Foundation
-import WorkerHarness
 
 /// A RabbitMQ node of `scripts/broker`, by port: the suite's shared test broker, or a throwaway node a test starts
 /// for faults that would disturb every other suite on the shared one (a broker restart).

@@ -19,7 +19,8 @@ import Tracing
 /// ```
 /// With retry delays in place (ordered mode), a retryable failure is handled again after each delay while the
 /// notification's later events wait behind it, and only the last failure is reported: a retry never lets a later
-/// event overtake the one that failed. Other notifications go on meanwhile.
+/// event overtake the one that failed. Other notifications go on meanwhile. With a store wait in place (ordered mode
+/// too), an event that meets an unavailable state store is handled again once the wait returns, in the same way.
 ///
 /// The caller bounds how many messages are outstanding (e.g. with the consumer's prefetch); queued messages
 /// wait in memory.
@@ -42,7 +43,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
 
     private enum Event: Sendable {
         case submitted(InboundMessage, Tag, ServiceContext?)
-        case finishedHandling(requestIdentifier: String)
+        /// `abandoned` when the event's delay or store wait in place was given up, so it was not reported.
+        case finishedHandling(requestIdentifier: String, abandoned: Bool)
         case noMoreInput
     }
 
@@ -60,14 +62,25 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let pipeline: ResponsePipeline
     private let maxConcurrentNotifications: Int
     private let retryDelaysInPlace: [Duration]
+    private let storeWaitInPlace: (@Sendable (StateStoreUnavailable) async throws -> Void)?
 
     /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
     /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
-    public init(pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = []) {
+    ///
+    /// Without `storeWaitInPlace` an unavailable store is reported as the event's outcome at once (the caller hands
+    /// the input back). With it, the event waits in place instead: `storeWaitInPlace` is called with the store's
+    /// reason and returns once the store answers again, and the event is handled again. When it throws (the caller
+    /// gives up, e.g. its session ends) the event is not reported at all, and neither are its notification's later
+    /// events in this run, handled or not: their inputs stay unacknowledged and the broker redelivers them, in order.
+    public init(
+        pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = [],
+        storeWaitInPlace: (@Sendable (StateStoreUnavailable) async throws -> Void)? = nil
+    ) {
         precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
         self.pipeline = pipeline
         self.maxConcurrentNotifications = maxConcurrentNotifications
         self.retryDelaysInPlace = retryDelaysInPlace
+        self.storeWaitInPlace = storeWaitInPlace
         (completions, completionSink) = AsyncStream.makeStream()
         (events, eventSink) = AsyncStream.makeStream()
     }
@@ -92,31 +105,26 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
             var ready = Deque<String>()
             var running = 0
             var inputEnded = false
+            // Notifications with an event given up in place: their later events wait for the broker's redelivery.
+            var abandoned: Set<String> = []
 
             func startReadyNotifications() {
                 while running < maxConcurrentNotifications, let key = ready.popFirst() {
                     let next = queues[key]!.popFirst()!
                     running += 1
-                    group.addTask { [pipeline, completionSink, eventSink, retryDelaysInPlace] in
-                        var outcome = await ServiceContext.withValue(next.context) { await pipeline.handle(next.input) }
-                        var retried = 0
-                        var firstFailure: Date?
-                        while case .failed(_, retryable: true) = outcome, retried < retryDelaysInPlace.count {
-                            firstFailure = firstFailure ?? Date()
-                            // Cancelled while waiting (the session ended): report nothing, so the input stays
-                            // unacknowledged and the broker redelivers it, still ahead of the notification's others.
-                            do { try await Task.sleep(for: retryDelaysInPlace[retried]) } catch {
-                                eventSink.yield(.finishedHandling(requestIdentifier: key))
-                                return
-                            }
-                            retried += 1
-                            outcome = await ServiceContext.withValue(next.context) { await pipeline.handle(next.input) }
+                    group.addTask { [self] in
+                        // No outcome: the event's wait was given up (the session ended), so nothing is reported and
+                        // its input stays unacknowledged: the broker redelivers it, still ahead of the others.
+                        guard let handled = await handleInPlace(next) else {
+                            eventSink.yield(.finishedHandling(requestIdentifier: key, abandoned: true))
+                            return
                         }
                         completionSink.yield(
                             Completion(
-                                tag: next.tag, message: next.input.message, event: next.input.event, outcome: outcome,
-                                retriedInPlace: retried, firstFailureInPlace: firstFailure))
-                        eventSink.yield(.finishedHandling(requestIdentifier: key))
+                                tag: next.tag, message: next.input.message, event: next.input.event,
+                                outcome: handled.outcome, retriedInPlace: handled.retried,
+                                firstFailureInPlace: handled.firstFailure))
+                        eventSink.yield(.finishedHandling(requestIdentifier: key, abandoned: false))
                     }
                 }
             }
@@ -127,6 +135,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                     do throws(InputRejection) {
                         let input = try pipeline.decode(message)
                         let key = input.requestIdentifier
+                        guard !abandoned.contains(key) else { break }
                         if queues[key] == nil {
                             queues[key] = Deque()
                             ready.append(key)
@@ -137,9 +146,12 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                             Completion(tag: tag, message: message, event: nil, outcome: error.outcome, retriedInPlace: 0,
                                 firstFailureInPlace: nil))
                     }
-                case .finishedHandling(let key):
+                case .finishedHandling(let key, let gaveUp):
                     running -= 1
-                    if queues[key]!.isEmpty {
+                    if gaveUp {
+                        abandoned.insert(key)
+                        queues[key] = nil
+                    } else if queues[key]!.isEmpty {
                         queues[key] = nil
                     } else {
                         ready.append(key)
@@ -153,5 +165,27 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         }
         eventSink.finish()
         completionSink.finish()
+    }
+
+    /// Handles `queued`, again after each retry delay in place and after each store wait in place; nil when a
+    /// delay or wait was cancelled or given up.
+    private func handleInPlace(_ queued: Queued) async -> (outcome: ResponseOutcome, retried: Int, firstFailure: Date?)? {
+        var outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input) }
+        var retried = 0
+        var firstFailure: Date?
+        while true {
+            switch outcome {
+            case .failed(_, retryable: true) where retried < retryDelaysInPlace.count:
+                firstFailure = firstFailure ?? Date()
+                retried += 1
+                guard (try? await Task.sleep(for: retryDelaysInPlace[retried - 1])) != nil else { return nil }
+            case .storeUnavailable(let unavailable) where storeWaitInPlace != nil:
+                // Not the event's failure: it keeps its retries for its own faults.
+                guard (try? await storeWaitInPlace?(unavailable)) != nil else { return nil }
+            default:
+                return (outcome, retried, firstFailure)
+            }
+            outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input) }
+        }
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import NotificationEvents
+import Responder
+import Testing
+
+/// Ordered mode's store outage: an event that meets an unavailable store waits where it is, its notification's
+/// later events behind it, and is handled again once the store answers; given up, it and the later events are left
+/// unreported for the broker to redeliver in order.
+@Suite struct InPlaceStoreWaitTests {
+    /// The in-memory store, unavailable for commits while `isDown`, or always for the events in `alwaysDown`.
+    actor OutageStore: StateStore {
+        let inboxRetention = Duration.seconds(3_600)
+        let notificationRetention = Duration.seconds(3_600)
+        let memory = InMemoryStateStore()
+        private var isDown: Bool
+        private let alwaysDown: Set<String>
+
+        init(down: Bool, alwaysDown: Set<String> = []) {
+            isDown = down
+            self.alwaysDown = alwaysDown
+        }
+
+        func comeBack() { isDown = false }
+
+        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
+            await memory.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        }
+        func commit(_ commit: StateCommit) async throws -> CommitResult {
+            if isDown || alwaysDown.contains(commit.inboxEntry.eventID) {
+                throw StateStoreUnavailable(reason: "the test's outage")
+            }
+            return await memory.commit(commit)
+        }
+        func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
+            await memory.notification(requestIdentifier)
+        }
+        func pruneInbox(processedBefore cutoff: Date) -> Int { 0 }
+        func pruneNotifications(changedBefore cutoff: Date) -> Int { 0 }
+        func checkAvailability() {}
+    }
+
+    /// The waits the scheduler asked for: `arrived` fires once `expected` of them are waiting; they return (or
+    /// throw, when `givesUp`) once `release` fires.
+    actor Waits {
+        private(set) var reasons: [String] = []
+        private let expected: Int
+        private let givesUp: Bool
+        let arrived = Signal()
+        let release = Signal()
+
+        init(expected: Int, givesUp: Bool = false) {
+            self.expected = expected
+            self.givesUp = givesUp
+        }
+
+        func wait(_ unavailable: StateStoreUnavailable) async throws {
+            reasons.append(unavailable.reason)
+            if reasons.count == expected { await arrived.fire() }
+            await release.wait()
+            if givesUp { throw CancellationError() }
+        }
+    }
+
+    private static func events(_ request: String, count: Int) -> [NotificationResponseEvent] {
+        (1...count).map { Events.response(id: "\(request)/\($0)", request: request) }
+    }
+
+    private static func state(of request: String, in store: InMemoryStateStore) async throws -> [String]? {
+        guard let record = await store.notification(request) else { return nil }
+        return try EventCodec.decoder.decode([String].self, from: Data(try #require(record.handlerStates["flaky"])))
+    }
+
+    /// Runs `events` through a scheduler on `store` that waits in place with `waits`; `whileRunning` runs once the
+    /// expected waits arrived, before they are released.
+    private static func run(
+        _ events: [NotificationResponseEvent], store: OutageStore, waits: Waits, recorder: InPlaceRetryTests.FlakyRecorder,
+        whileRunning: @escaping @Sendable () async -> Void = {}
+    ) async throws -> [ResponseScheduler<String>.Completion] {
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(recorder)
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: registry, store: store, logger: .quiet), maxConcurrentNotifications: 4,
+            storeWaitInPlace: { try await waits.wait($0) })
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            for event in events { scheduler.submit(Events.message(event), tag: event.id) }
+            scheduler.finish()
+            group.addTask {
+                await waits.arrived.wait()
+                await whileRunning()
+                await waits.release.fire()
+            }
+            var completions: [ResponseScheduler<String>.Completion] = []
+            for await completion in scheduler.completions { completions.append(completion) }
+            return completions
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func eventsWaitForTheStoreInPlaceAndFollowInOrder() async throws {
+        let store = OutageStore(down: true)
+        let waits = Waits(expected: 2)
+        let recorder = InPlaceRetryTests.FlakyRecorder(failing: [:])
+        let completions = try await Self.run(
+            Self.events("a", count: 3) + Self.events("b", count: 2), store: store, waits: waits, recorder: recorder,
+            whileRunning: { await store.comeBack() })
+
+        // Each notification's first event waited; nothing behind it was handled meanwhile.
+        #expect(await waits.reasons == ["the test's outage", "the test's outage"])
+        #expect(recorder.handled.filter { $0.hasPrefix("a/") } == ["a/1", "a/1", "a/2", "a/3"])
+        #expect(recorder.handled.filter { $0.hasPrefix("b/") } == ["b/1", "b/1", "b/2"])
+        #expect(completions.map(\.tag).filter { $0.hasPrefix("a/") } == ["a/1", "a/2", "a/3"])
+        #expect(completions.map(\.tag).filter { $0.hasPrefix("b/") } == ["b/1", "b/2"])
+        #expect(completions.allSatisfy { $0.outcome.disposition == .noUpdate && $0.retriedInPlace == 0 })
+        #expect(try await Self.state(of: "a", in: store.memory) == ["a/1", "a/2", "a/3"])
+        #expect(try await Self.state(of: "b", in: store.memory) == ["b/1", "b/2"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aWaitGivenUpLeavesTheEventAndItsNotificationsLaterEventsUnreported() async throws {
+        let store = OutageStore(down: false, alwaysDown: ["a/1"])
+        let waits = Waits(expected: 1, givesUp: true)
+        let recorder = InPlaceRetryTests.FlakyRecorder(failing: [:])
+        let completions = try await Self.run(
+            Self.events("a", count: 3) + Self.events("b", count: 2), store: store, waits: waits, recorder: recorder)
+
+        #expect(completions.map(\.tag).sorted() == ["b/1", "b/2"])
+        #expect(recorder.handled.filter { $0.hasPrefix("a/") } == ["a/1"])
+        #expect(try await Self.state(of: "a", in: store.memory) == nil)
+        #expect(try await Self.state(of: "b", in: store.memory) == ["b/1", "b/2"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func withoutAStoreWaitTheOutageIsReportedAtOnce() async throws {
+        let store = OutageStore(down: true)
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(InPlaceRetryTests.FlakyRecorder(failing: [:]))
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: registry, store: store, logger: .quiet), maxConcurrentNotifications: 4)
+        let completions = await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            for event in Self.events("a", count: 2) { scheduler.submit(Events.message(event), tag: event.id) }
+            scheduler.finish()
+            var completions: [ResponseScheduler<String>.Completion] = []
+            for await completion in scheduler.completions { completions.append(completion) }
+            return completions
+        }
+        #expect(completions.map(\.tag) == ["a/1", "a/2"])
+        for completion in completions {
+            guard case .storeUnavailable(let unavailable) = completion.outcome else {
+                Issue.record("\(completion.tag): \(completion.outcome)")
+                continue
+            }
+            #expect(unavailable.reason == "the test's outage")
+        }
+    }
+}
