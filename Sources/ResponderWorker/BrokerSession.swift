@@ -36,6 +36,8 @@ final class BrokerSession: Sendable {
     private let logger: Logger
     private let tracing: InputTracing?
     private let consumer = Mutex<(started: [AMQPConsumer], stopRequested: Bool)>(([], false))
+    /// Why the publishing connection was lost, when it was: the session then ends with this error.
+    private let publishingLost = Mutex<AMQPError?>(nil)
 
     init(
         consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
@@ -81,15 +83,28 @@ final class BrokerSession: Sendable {
         readiness.set(.disconnected, false)
         metrics.connected.record(1)
 
-        let blockedWatcher = Task { await watchBlocking() }
+        let publishingWatcher = Task { await watchPublishing() }
         defer {
-            blockedWatcher.cancel()
+            publishingWatcher.cancel()
             readiness.set(.blocked, false)
             metrics.connected.record(0)
             // Inputs this session received and never settled are the broker's again (redelivered to the next
             // session), so none of them is in flight here any more; without this the gauge kept them forever.
             metrics.inFlight.set(0)
         }
+        // A lost publishing connection is why the session ended, whatever the consuming side then reported.
+        do {
+            try await consume(inputs, output: outputChannel)
+        } catch {
+            throw publishingLost.withLock { $0 } ?? error
+        }
+        if let lost = publishingLost.withLock({ $0 }) { throw lost }
+        for input in inputs { await input.channel.close() }
+        await outputChannel.close()
+    }
+
+    /// Consumes `inputs` until a graceful stop or the broker cancels the consumers, through store pauses.
+    private func consume(_ inputs: [Input], output outputChannel: AMQPChannel) async throws {
         while true {
             if pause.isPaused {
                 do {
@@ -97,9 +112,9 @@ final class BrokerSession: Sendable {
                 } catch is CancellationError {
                     // A graceful shutdown ends the wait; a cancelled session ends with the cancellation.
                     if Task.isCancelled { throw CancellationError() }
-                    break
+                    return
                 }
-                if stopRequested { break }
+                if stopRequested { return }
             }
             var consumers: [(AMQPConsumer, Input)] = []
             for input in inputs {
@@ -111,11 +126,10 @@ final class BrokerSession: Sendable {
             logger.info("consuming", metadata: ["queues": "\(configuration.topology.consumedQueues.joined(separator: ","))"])
             try await process(consumers, output: outputChannel)
             consumer.withLock { $0.started = [] }
-            // The consumers ended: a graceful stop, the broker cancelled them, or a pause.
-            guard pause.isPaused, !stopRequested else { break }
+            // The consumers ended: a graceful stop, the broker cancelled them, the publishing connection was lost,
+            // or a pause.
+            guard pause.isPaused, !stopRequested, publishingLost.withLock({ $0 }) == nil else { return }
         }
-        for input in inputs { await input.channel.close() }
-        await outputChannel.close()
     }
 
     /// Declares the topology. A queue the broker holds with other arguments is a ``TopologyMismatch`` (from
@@ -348,7 +362,10 @@ final class BrokerSession: Sendable {
         metrics.endToEnd.recordNanoseconds((ContinuousClock.now - settlement.intake.received).nanoseconds)
     }
 
-    private func watchBlocking() async {
+    /// Follows the publishing connection: blocked and unblocked, and its loss, which ends the session even while no
+    /// input arrives (closing the consuming connection ends the consumers), so an idle worker does not stay ready
+    /// with nothing to publish on.
+    private func watchPublishing() async {
         for await event in publishing.events {
             switch event {
             case .blocked(let reason):
@@ -359,7 +376,11 @@ final class BrokerSession: Sendable {
                 logger.info("the broker unblocked publishing")
                 readiness.set(.blocked, false)
                 metrics.blocked.record(0)
-            case .closed:
+            case .closed(nil):
+                return
+            case .closed(let error?):
+                publishingLost.withLock { $0 = error }
+                await consuming.close()
                 return
             }
         }
