@@ -43,17 +43,12 @@ public final class Worker: Sendable {
         let pipeline = ResponsePipeline(
             registry: registry, store: store, configuration: pipeline,
             outputExchange: configuration.topology.outputExchange, logger: logger)
-        // The store's own service (PostgreSQL's connection pool) goes first: a graceful shutdown stops the services
-        // last to first, so the store outlives the inputs the worker finishes.
+        // A graceful shutdown stops the services last to first, each once the one after it has finished. So the
+        // store's own service (PostgreSQL's connection pool) and the HTTP server come before the worker: the store
+        // outlives the inputs the worker finishes, and /health/ready (503, shutting down) and /metrics answer
+        // until they are finished, rather than refusing connections while the worker drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = tracingService.map { [.init(service: $0)] } ?? []
         services += storeService.map { [.init(service: $0)] } ?? []
-        services += [
-            .init(
-                service: ResponderService(
-                    configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger),
-                successTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: StorePruning(store: store, logger: logger)),
-        ]
         if let address = configuration.observability {
             services.append(
                 .init(
@@ -61,6 +56,13 @@ public final class Worker: Sendable {
                         host: address.host, port: address.port, registry: metrics, readiness: readiness,
                         logger: logger)))
         }
+        services += [
+            .init(
+                service: ResponderService(
+                    configuration: configuration, pipeline: pipeline, readiness: readiness, logger: logger),
+                successTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: StorePruning(store: store, logger: logger)),
+        ]
         var group = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
             logger: logger)

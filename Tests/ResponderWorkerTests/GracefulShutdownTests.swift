@@ -1,5 +1,6 @@
 import AMQP
 import Foundation
+import NotificationEvents
 import Testing
 import WorkerHarness
 
@@ -32,5 +33,39 @@ struct GracefulShutdownTests {
         #expect(updates.count == stream.check.expectedMessageIDs.count, "each update exactly once: nothing was redelivered")
         let left = try await stream.finish()
         #expect(left.inputsLeft == 0 && left.deadLetters == 0)
+    }
+
+    /// While a graceful stop waits for an input in hand (here one retried in place in ordered mode, 6 s), the HTTP
+    /// server still answers: /health/ready says 503 with the reason and /metrics shows the input in flight, so a
+    /// probe or a scrape during the drain sees the worker stopping, not a refused connection.
+    @Test func healthAndMetricsAnswerUntilTheInputsInHandAreFinished() async throws {
+        let topology = TestTopology("drain-http", retryDelays: [6], shards: 1)
+        let probe = try await QueueProbe.open(topology)
+        let folder = try Paths.temporaryFolder()
+        let worker = try WorkerProcess(
+            topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path,
+            environment: ["RESPONDER_FAULT": "after-handler:1:FAIL"])
+        try await worker.waitUntilReady()
+        let request = RedGreenTaps.request(topology.prefix, 1)
+        let tap = RedGreenTaps.event(id: RedGreenTaps.tapID(topology.prefix, 1, 1), request: request)
+        try await probe.publish([
+            RedGreenTaps.line(
+                body: EventCodec.encode(tap), messageID: tap.id, routingKey: request, exchange: topology.topology.inputExchange)
+        ])
+        try await waitFor("the injected failure") {
+            try await worker.metric(#"responder_handler_failures_total{retryable="true"}"#) >= 1
+        }
+
+        worker.send(SIGTERM)
+        try await waitFor("/health/ready to say the worker is shutting down") {
+            await worker.text(of: "/health/ready")?.contains("shutting down") == true
+        }
+        #expect(await worker.status(of: "/health/ready") == 503)
+        #expect(try await worker.metric("responder_in_flight_events") == 1, "the retried input is still in hand")
+        #expect(try await worker.waitForExit() == 0)
+        #expect(try await probe.takeUpdates(1).count == 1, "the retry finished before the worker stopped")
+        #expect(try await probe.count(topology.topology.consumedQueues[0]) == 0)
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
     }
 }
