@@ -10,7 +10,7 @@ struct HandlerOptions: ParsableArguments {
         name: Settings.categories.name, help: Settings.categories.help, completion: .file(extensions: ["json"]))
     var categories: String?
 
-    @Option(name: Settings.state.name, help: Settings.state.help) var state: String?
+    @OptionGroup var store: StateOption
 
     @Option(name: Settings.inboxRetentionHours.name, help: Settings.inboxRetentionHours.help)
     var inboxRetentionHours: String?
@@ -37,13 +37,7 @@ struct HandlerOptions: ParsableArguments {
     /// The state store `--state` names, its PostgreSQL schema migrated; the result's service must run while it is
     /// used.
     func openStore(_ environment: EnvironmentFallback, logger: Logger) async throws -> OpenedState {
-        let text = try stateText(environment)
-        let location: StateLocation
-        do {
-            location = try StateLocation(text)
-        } catch {
-            throw SettingError("--state: \(error)")
-        }
+        let location = try store.location(environment)
         let inbox = Duration.seconds(try Settings.inboxRetentionHours.resolve(inboxRetentionHours, environment) * 3600)
         let notifications = Duration.seconds(
             try Settings.notificationRetentionDays.resolve(notificationRetentionDays, environment) * 86_400)
@@ -55,10 +49,5 @@ struct HandlerOptions: ParsableArguments {
         } catch {
             throw SettingError("cannot open the state store \(location): \(error)")
         }
-    }
-
-    /// What `--state`, `RESPONDER_STATE` or `RESPONDER_STATE_FILE` says.
-    func stateText(_ environment: EnvironmentFallback) throws(SettingError) -> String {
-        try environment.stateLocation(state)
     }
 }

@@ -14,17 +14,11 @@ struct MigrateCommand: AsyncParsableCommand {
             creates or upgrades its tables. The exit status is 0 when the schema is up to date.
             """)
 
-    @OptionGroup(title: "State") var handlers: HandlerOptions
+    @OptionGroup(title: "State") var store: StateOption
 
     func run() async throws {
         let logger = bootstrapLogging(level: .info)
-        let text = try handlers.stateText(EnvironmentFallback())
-        let location: StateLocation
-        do {
-            location = try StateLocation(text)
-        } catch {
-            throw SettingError("--state: \(error)")
-        }
+        let location = try store.location(EnvironmentFallback())
         print("migrate: \(try await location.migrate(logger: logger))")
     }
 }

@@ -154,7 +154,7 @@ import WorkerHarness
         let file = folder.appendingPathComponent("state-url")
         try "postgres://fleet:s3cret@db:5432/responder?sslmode=require\n".write(to: file, atomically: true, encoding: .utf8)
         let fromFile = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": file.path])
-        let text = try HandlerOptions.parse([]).stateText(fromFile)
+        let text = try StateOption.parse([]).stateText(fromFile)
         guard case .postgres(let url) = try StateLocation(text) else {
             Issue.record("not a PostgreSQL location")
             return
@@ -162,9 +162,9 @@ import WorkerHarness
         #expect(url.host == "db" && url.tlsMode == .require)
         #expect(!"\(StateLocation.postgres(url))".contains("s3cret"))
         let both = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": file.path, "RESPONDER_STATE": ":memory:"])
-        #expect(try HandlerOptions.parse([]).stateText(both) == ":memory:")
-        #expect(try HandlerOptions.parse(["--state", "x.sqlite"]).stateText(fromFile) == "x.sqlite")
+        #expect(try StateOption.parse([]).stateText(both) == ":memory:")
+        #expect(try StateOption.parse(["--state", "x.sqlite"]).stateText(fromFile) == "x.sqlite")
         let missing = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": folder.appendingPathComponent("none").path])
-        #expect(throws: SettingError.self) { try HandlerOptions.parse([]).stateText(missing) }
+        #expect(throws: SettingError.self) { try StateOption.parse([]).stateText(missing) }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Responder
+import Testing
+import WorkerHarness
+
+/// `responder migrate`: creates the state store's schema and exits 0, and takes only what it uses (`--state`).
+@Suite(.timeLimit(.minutes(1)))
+struct MigrateCommandTests {
+    @Test func createsASQLiteStateFileThatAWorkerOpensAsIs() async throws {
+        let folder = try Paths.temporaryFolder("migrate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("state.sqlite").path
+        let result = try await Tool.run(["migrate", "--state", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("migrate: "), "\(result.stdout)")
+        let store = try SQLiteStateStore(path: path)
+        defer { try? store.close() }
+        #expect(try await store.notification("nothing-yet") == nil)
+        let again = try await Tool.run(["migrate", "--state", path])
+        #expect(again.status == 0, "migrating an up-to-date store changes nothing: \(again.stderr)")
+    }
+
+    @Test func offersOnlyTheStateOption() async throws {
+        let help = try await Tool.run(["migrate", "--help"])
+        #expect(help.status == 0)
+        let options = RunHelpTests.optionEntries(help.stdout).filter { !$0.hasPrefix("-h, --help") && !$0.hasPrefix("--version") }
+        #expect(options.map { String($0.prefix { $0 != " " }) } == ["--state"], "\(options)")
+        let refused = try await Tool.run(["migrate", "--categories", "x.json"])
+        #expect(refused.status != 0, "an option migrate does not use is refused")
+    }
+}
