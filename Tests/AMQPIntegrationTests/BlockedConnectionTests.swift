@@ -1,9 +1,10 @@
 import AMQP
 import Testing
+import WorkerHarness
 
 /// A memory alarm blocks every publishing connection on the node, so these tests run one at a time and lift the
 /// alarm whatever happens; other tests' publishes only wait meanwhile.
-@Suite("Blocked connections", .serialized, .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Blocked connections", .serialized, .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct BlockedConnectionTests {
     @Test("a memory alarm is reported as blocked, publishes wait, and go out once unblocked")
     func blockedThenUnblocked() async throws {
@@ -17,7 +18,7 @@ struct BlockedConnectionTests {
                 confirmations.append(try channel.publishPipelined([UInt8(index)], exchange: "", routingKey: queue))
             }
 
-            try await Broker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
+            try await TestBroker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
             try await events.waitFor { $0 == .unblocked }
             try await within(.seconds(30)) { [confirmations] in
                 for confirmation in confirmations {
@@ -31,7 +32,7 @@ struct BlockedConnectionTests {
 
     @Test("closing a blocked connection with many publishes waiting returns after the close timeout")
     func closeWhileBlocked() async throws {
-        var configuration = try Broker.configuration()
+        var configuration = try TestBroker.configuration()
         configuration.connectTimeout = .seconds(2)
         let connection = try await AMQPConnection.connect(configuration)
         let channel = try await connection.openChannel()
@@ -56,13 +57,13 @@ struct BlockedConnectionTests {
 
     /// Runs `body` while a memory alarm blocks publishers, and lifts the alarm afterwards whatever happened.
     private func duringMemoryAlarm(_ body: () async throws -> Void) async throws {
-        try await Broker.ctl("set_vm_memory_high_watermark", "0.0000001")
+        try await TestBroker.ctl("set_vm_memory_high_watermark", "0.0000001")
         do {
             try await body()
         } catch {
-            _ = try? await Broker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
+            _ = try? await TestBroker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
             throw error
         }
-        try await Broker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
+        try await TestBroker.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
     }
 }
