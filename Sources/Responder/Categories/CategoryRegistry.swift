@@ -24,7 +24,7 @@ public struct CategoryRegistry: Sendable, Hashable {
             throw CategoriesFileError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }
         do {
-            self.init(try EventCodec.decoder.decode(NotificationCategories.self, from: data).categories)
+            self.init(try EventCodec.decodeCategories(data).categories)
         } catch {
             throw CategoriesFileError(path: url.path, reason: "is not a categories file: \(error)")
         }
