@@ -52,7 +52,6 @@ let package = Package(
             swiftSettings: fuzzing
         ),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "CRabbitMQ"]),
-        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP", "WorkerHarness"]),
 
         .target(name: "NotificationEvents", swiftSettings: fuzzing),
         // The agreement corpus and its Python judge are read in place through #filePath, not bundled.
@@ -88,6 +87,7 @@ let package = Package(
                 // To hold another connection's write lock open, which GRDB refuses to do.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                "WorkerHarness",
             ]
         ),
 
@@ -117,6 +117,7 @@ let package = Package(
                 "RedGreenExample",
                 "Responder",
                 "NotificationEvents",
+                "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -150,23 +151,37 @@ let package = Package(
             ]
         ),
 
-        // What the broker-backed test suites share: the test broker, a topology per test, `responder run`
-        // as a child process, and probes of the queues.
+        // What every test target shares: the test broker and its control (rabbitmqctl, forced closes), a topology
+        // per test, `responder run` and other child processes, probes of the queues, event builders, log capture,
+        // and the paths to fixtures and binaries.
         .target(
             name: "WorkerHarness",
-            dependencies: ["AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample"],
+            dependencies: [
+                "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/WorkerHarness"
         ),
+        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP", "WorkerHarness"]),
+        // The worker against the broker: `responder run` and in-process workers on a topology of each test's own.
         .testTarget(
             name: "ResponderWorkerTests",
             dependencies: [
-                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "WorkerHarness", "IntakeFuzzing",
+                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["cloudevents_sdk.py"]
+        ),
+        // The worker's and the intake's logic without a broker: message mapping, failure routing, the topology's
+        // plan, acknowledgement tracking, backoff, latency buckets, and the fuzzer's regression inputs.
+        .testTarget(
+            name: "ResponderWorkerUnitTests",
+            dependencies: [
+                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "IntakeFuzzing",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
 
         // Every `responder` command as a library: a package of your own hands over its handler registration and

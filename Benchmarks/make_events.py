@@ -11,6 +11,10 @@ interleaved. Two mixes:
 - `every-update` (K = 1,000): each notification's taps alternate rotate, reset, rotate, ...; in RedGreen each of
   them changes the buttons, so every event yields an update: the worst case for the broker work per event.
 The same arguments always give the same bytes, so every variant of a benchmark drains the same input.
+
+Not `scripts/make-fixtures --events`: that mix holds redeliveries (duplicates of earlier events, for the inbox),
+which the stateless reference logic behind the limit's answers file and the peer would count twice, and it has no
+`every-update` mix (Benchmarks/README.md, "Why two generators and two publishers").
 """
 import argparse
 import json

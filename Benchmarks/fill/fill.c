@@ -7,7 +7,10 @@
  * line: {"exchange":..., "routingKey":..., "properties":{...}, "body":{...}}. The body is sent as the JSON text
  * found in the line, byte for byte; the properties carried are contentType, messageId, correlationId, type and
  * deliveryMode (persistent unless it says 1). Lines with headers or a bodyBase64 are refused rather than sent
- * without them. Up to W publishes (default 5,000) await their confirm at once; any nack or return is fatal. */
+ * without them. Up to W publishes (default 5,000) await their confirm at once; any nack or return is fatal.
+ *
+ * Not `responder publish --window`, which does the same job for people: the limit and peer rows run where no Swift
+ * toolchain is, and filling must not depend on the build being measured (Benchmarks/README.md). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

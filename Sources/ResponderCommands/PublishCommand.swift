@@ -77,28 +77,3 @@ struct PublishCommand: AsyncParsableCommand {
         await connection.close()
     }
 }
-
-extension FixtureLine {
-    /// This line with its event id and message id suffixed, so the broker and the inbox see a new event.
-    func renamed(suffix: String) -> FixtureLine {
-        var line = self
-        if case .object(var event)? = body, case .string(let id)? = event["id"] {
-            event["id"] = .string(id + suffix)
-            line.body = .object(event)
-        }
-        line.properties.messageId = properties.messageId.map { $0 + suffix }
-        return line
-    }
-}
-
-/// Counting a fixture's lines up front lets the progress bar show how far along a publish is.
-enum FixtureLines {
-    static func count(_ url: URL) throws -> Int {
-        var reader = try FixtureReader(url: url)
-        var count = 0
-        while let line = try reader.nextLine() {
-            if !line.isEmpty { count += 1 }
-        }
-        return count
-    }
-}

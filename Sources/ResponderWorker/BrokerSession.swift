@@ -132,20 +132,17 @@ final class BrokerSession: Sendable {
         }
     }
 
-    /// Declares the topology. A queue the broker holds with other arguments is a ``TopologyMismatch`` (from
-    /// ``Topology/declare(on:)``); any other declaration it refuses for its shape (406 PRECONDITION_FAILED: an
-    /// exchange of another type) or type (503: the consistent-hash exchange's plugin is not enabled) is a
-    /// ``TopologyConflict``. No reconnection fixes either.
+    /// Declares the topology. A queue the broker holds with other arguments is refused in
+    /// ``Topology/declare(on:)``; any other declaration it refuses for its shape (406 PRECONDITION_FAILED: an
+    /// exchange of another type) or type (503: the consistent-hash exchange's plugin is not enabled) here. Either is
+    /// a ``TopologyConflict``, which no reconnection fixes.
     private func declareTopology(on channel: AMQPChannel) async throws {
         do {
             try await configuration.topology.declare(on: channel)
         } catch AMQPError.channelClosed(406, let text) {
-            throw TopologyConflict(
-                "the broker holds the topology in another shape than this worker's settings declare (\(text)): "
-                    + "run with the settings it was declared with, or drain and redeclare it")
+            throw TopologyConflict(.shape(reply: text))
         } catch AMQPError.connectionClosed(503, let text) where configuration.topology.isOrdered {
-            throw TopologyConflict(
-                "the broker refused the ordered topology (\(text)): enable the rabbitmq_consistent_hash_exchange plugin")
+            throw TopologyConflict(.hashExchangeUnavailable(reply: text))
         }
     }
 

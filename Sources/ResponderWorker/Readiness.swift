@@ -1,4 +1,5 @@
 import Metrics
+import Responder
 import Synchronization
 
 /// Whether the worker can take work now, for `/health/ready`: connected to the broker, not blocked by it, its state
@@ -15,7 +16,7 @@ public final class Readiness: Sendable {
     /// Each obstacle that holds, with what is known about it ("" when nothing more).
     private let obstacles = Mutex<[Obstacle: String]>([.disconnected: ""])
     /// `responder_ready`: 1 while ready, else 0, so dashboards and alerts see what `/health/ready` says.
-    private let gauge = Gauge(label: "responder_ready")
+    private let gauge = Gauge(label: MetricDescription.ready.name)
 
     /// Not ready (not yet connected).
     public init() {

@@ -71,10 +71,6 @@ public struct ResponderService: Service {
                 await publishing.close()
                 if current.isStopping { return }
                 logger.warning("the broker cancelled the consumer; reconnecting")
-            } catch let mismatch as TopologyMismatch {
-                readiness.set(.disconnected, true)
-                logger.error("the broker's topology differs from this worker's: stopping", metadata: ["error": "\(mismatch)"])
-                throw mismatch
             } catch let conflict as TopologyConflict {
                 readiness.set(.disconnected, true)
                 logger.critical("refusing the broker's topology", metadata: ["error": "\(conflict)"])

@@ -16,30 +16,30 @@ struct ShardCheck {
         let shardZero = try await exists(topology.shardQueue(0), on: connection)
         guard topology.isOrdered else {
             if shardZero {
-                throw TopologyConflict(
+                throw TopologyConflict(.shardLayout(
                     "the broker holds ordered shard queues (\(topology.shardQueue(0)), …) but this worker runs without "
                         + "--shards: run it with the fleet's --shards, or drain the shard queues and delete them and "
-                        + "\(topology.shardExchange) first")
+                        + "\(topology.shardExchange) first"))
             }
             return
         }
         let shards = topology.shards
         if try await exists(topology.shardQueue(shards), on: connection) {
-            throw TopologyConflict(
+            throw TopologyConflict(.shardLayout(
                 "the broker holds more than \(shards) shard queues (\(topology.shardQueue(shards)) exists): changing "
                     + "--shards would move notifications between shards; run with the fleet's --shards, or drain and "
-                    + "redeclare (README: changing the shard count)")
+                    + "redeclare (README: changing the shard count)"))
         }
         if try await shardZero != exists(topology.shardQueue(shards - 1), on: connection) {
-            throw TopologyConflict(
+            throw TopologyConflict(.shardLayout(
                 "the broker holds fewer than \(shards) shard queues (\(topology.shardQueue(shards - 1)) is missing): "
                     + "changing --shards would move notifications between shards; run with the fleet's --shards, or "
-                    + "drain and redeclare (README: changing the shard count)")
+                    + "drain and redeclare (README: changing the shard count)"))
         }
         if try await exists(topology.inputQueue, on: connection) {
-            throw TopologyConflict(
+            throw TopologyConflict(.shardLayout(
                 "the unordered input queue \(topology.inputQueue) exists, and ordered mode would leave it a copy of "
-                    + "every event: drain it with the unordered workers and delete it before running with --shards")
+                    + "every event: drain it with the unordered workers and delete it before running with --shards"))
         }
     }
 

@@ -2,7 +2,7 @@ import AMQP
 
 extension Topology {
     /// Declares every queue, exchange and binding; idempotent while the existing ones have the same shape. Throws
-    /// ``TopologyMismatch`` for a queue that exists with other arguments (the channel is closed then).
+    /// ``TopologyConflict`` for a queue that exists with other arguments (the channel is closed then).
     ///
     /// Queues go first, in the plan's order: a quorum queue may name its dead-letter exchange before it exists, and
     /// an ordered topology's shard 0 on the broker then means every shard was declared (see `ShardCheck`).
@@ -15,7 +15,7 @@ extension Topology {
                     queue.name, durable: true, exclusive: false, autoDelete: false, passive: false, arguments: arguments)
             } catch {
                 guard case .channelClosed(406, let reply) = error else { throw error }
-                throw TopologyMismatch(queue: queue.name, reply: reply)
+                throw TopologyConflict(.queueArguments(queue: queue.name, reply: reply))
             }
         }
         for exchange in plan.exchanges {

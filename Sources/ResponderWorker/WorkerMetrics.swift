@@ -1,7 +1,8 @@
 import Metrics
 import Responder
 
-/// The worker's metrics, through swift-metrics so any backend works; `responder run` bootstraps Prometheus.
+/// The worker's metrics, created from ``MetricDescription``'s entries, through swift-metrics so any backend works;
+/// `responder run` bootstraps Prometheus.
 ///
 /// Labels carry only bounded, non-personal values (outcome and reason codes), never identifiers or typed text.
 struct WorkerMetrics: Sendable {
@@ -18,20 +19,20 @@ struct WorkerMetrics: Sendable {
     }
 
     private let outcomes: [Outcome: Counter]
-    let endToEnd = Timer(label: "responder_end_to_end_duration_seconds", preferredDisplayUnit: .seconds)
-    let inFlight = Meter(label: "responder_in_flight_events")
-    let reconnects = Counter(label: "responder_reconnects_total")
-    let blocked = Gauge(label: "responder_broker_blocked")
-    let connected = Gauge(label: "responder_broker_connected")
+    let endToEnd = Timer(label: MetricDescription.endToEndDuration.name, preferredDisplayUnit: .seconds)
+    let inFlight = Meter(label: MetricDescription.inFlight.name)
+    let reconnects = Counter(label: MetricDescription.reconnects.name)
+    let blocked = Gauge(label: MetricDescription.brokerBlocked.name)
+    let connected = Gauge(label: MetricDescription.brokerConnected.name)
     /// 1 while the worker is paused because its state store is unavailable.
-    let storePaused = Gauge(label: "responder_store_paused")
+    let storePaused = Gauge(label: MetricDescription.storePaused.name)
     /// Outages of the state store: each one paused the worker.
-    let storeOutages = Counter(label: "responder_store_outages_total")
+    let storeOutages = Counter(label: MetricDescription.storeOutages.name)
 
     init() {
         outcomes = Dictionary(
             uniqueKeysWithValues: Outcome.allCases.map {
-                ($0, Counter(label: "responder_events_total", dimensions: [("outcome", $0.rawValue)]))
+                ($0, Counter(label: MetricDescription.events.name, dimensions: [("outcome", $0.rawValue)]))
             })
     }
 
@@ -40,7 +41,7 @@ struct WorkerMetrics: Sendable {
     }
 
     func deadLettered(reason: String) {
-        Counter(label: "responder_dead_lettered_total", dimensions: [("reason", reason)]).increment()
+        Counter(label: MetricDescription.deadLettered.name, dimensions: [("reason", reason)]).increment()
     }
 }
 

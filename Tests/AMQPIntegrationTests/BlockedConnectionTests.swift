@@ -5,7 +5,7 @@ import WorkerHarness
 /// A memory alarm blocks every publishing connection on its node, and readiness reports it, so each test raises it
 /// on a throwaway node of its own, never on the node the other suites share (where it would turn their readiness
 /// checks into "the broker blocked publishing").
-@Suite("Blocked connections", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Blocked connections", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct BlockedConnectionTests {
     @Test("a memory alarm is reported as blocked, publishes wait, and go out once unblocked")
     func blockedThenUnblocked() async throws {
@@ -69,7 +69,7 @@ struct BlockedConnectionTests {
 
     private static func configuration(of node: BrokerNode, name: String = #function) throws -> AMQPConfiguration {
         var configuration = try AMQPConfiguration(url: node.url)
-        configuration.connectionName = Broker.connectionName(name)
+        configuration.connectionName = TestBroker.connectionName(name)
         return configuration
     }
 

@@ -1,7 +1,8 @@
 import AMQP
 import Testing
+import WorkerHarness
 
-@Suite("Channel errors", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Channel errors", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct ChannelErrorTests {
     @Test("redeclaring a queue with conflicting arguments gives the 406 error, and the connection is still usable")
     func conflictingRedeclare() async throws {

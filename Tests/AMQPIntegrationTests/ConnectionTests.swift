@@ -1,12 +1,13 @@
 import AMQP
 import Foundation
 import Testing
+import WorkerHarness
 
-@Suite("Connections", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Connections", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct ConnectionTests {
     @Test("the broker force-closing the connection ends the delivery sequence with a connection error within seconds")
     func forcedClose() async throws {
-        let configuration = try Broker.configuration()
+        let configuration = try TestBroker.configuration()
         let name = try #require(configuration.connectionName)
         let connection = try await AMQPConnection.connect(configuration)
         let channel = try await connection.openChannel()
@@ -15,14 +16,14 @@ struct ConnectionTests {
         try await channel.publish([1], exchange: "", routingKey: queue)
         try await collector.waitFor(1)
 
-        let properties = try #require(try await Broker.connectionLine(named: name))
+        let properties = try #require(try await TestBroker.connectionLine(named: name))
         for capability in ["connection.blocked", "consumer_cancel_notify", "publisher_confirms", "basic.nack"] {
             #expect(properties.contains(capability))
         }
 
-        try await Broker.forceClose(connectionNamed: name)
+        #expect(try await TestBroker.forceClose(connectionsNamed: name) == 1)
         let forced = AMQPError.connectionClosed(
-            replyCode: 320, replyText: "CONNECTION_FORCED - closed by the integration test")
+            replyCode: 320, replyText: "CONNECTION_FORCED - closed by a test")
         #expect(try await collector.waitForEnd(limit: .seconds(10)) == .failed(forced))
         // Blocked and unblocked may come first: the blocked-connection tests raise alarms on the same broker.
         let closing = try await within(.seconds(10)) {
@@ -39,10 +40,10 @@ struct ConnectionTests {
 
     @Test("a broker that goes silent is detected within two heartbeat intervals, failing everything pending")
     func heartbeatTimeout() async throws {
-        let broker = try AMQPConfiguration(url: Broker.url ?? "")
+        let broker = try AMQPConfiguration(url: TestBroker.url ?? "")
         let relay = try SilenceableRelay(toPort: broker.port)
         defer { relay.stop() }
-        var configuration = try Broker.configuration()
+        var configuration = try TestBroker.configuration()
         configuration.host = "127.0.0.1"
         configuration.port = relay.port
         configuration.heartbeat = .seconds(1)
@@ -103,7 +104,7 @@ struct ConnectionTests {
 
     @Test("a wrong password is refused with 403 and the error does not contain it")
     func wrongPassword() async throws {
-        var configuration = try Broker.configuration()
+        var configuration = try TestBroker.configuration()
         configuration.password = "not-the-password-\(UUID())"
         let password = configuration.password
         await #expect {
@@ -116,7 +117,7 @@ struct ConnectionTests {
 
     @Test("an unknown virtual host is refused with 530")
     func unknownVirtualHost() async throws {
-        var configuration = try Broker.configuration()
+        var configuration = try TestBroker.configuration()
         configuration.virtualHost = Broker.uniqueName("vhost")
         await #expect {
             try await AMQPConnection.connect(configuration)
@@ -128,7 +129,7 @@ struct ConnectionTests {
 
     @Test("nobody listening gives a library error")
     func nobodyListening() async throws {
-        var configuration = try Broker.configuration()
+        var configuration = try TestBroker.configuration()
         configuration.port = 1
         await #expect {
             try await AMQPConnection.connect(configuration)
@@ -140,7 +141,7 @@ struct ConnectionTests {
 
     @Test("amqps to a plain AMQP port fails in the TLS handshake, after loading the system CA bundle")
     func tlsAgainstPlainPort() async throws {
-        let plain = try AMQPConfiguration(url: Broker.url ?? "")
+        let plain = try AMQPConfiguration(url: TestBroker.url ?? "")
         var configuration = try AMQPConfiguration(url: "amqps://guest:guest@127.0.0.1:\(plain.port)/")
         configuration.connectTimeout = .seconds(5)
         await #expect {
@@ -154,7 +155,7 @@ struct ConnectionTests {
 
     @Test("a CA file that does not exist fails before connecting")
     func missingCAFile() async throws {
-        var configuration = try AMQPConfiguration(url: Broker.url ?? "")
+        var configuration = try AMQPConfiguration(url: TestBroker.url ?? "")
         configuration.tls = TLSConfiguration(caCertificatePath: "/nonexistent/ca.pem")
         await #expect {
             try await AMQPConnection.connect(configuration)

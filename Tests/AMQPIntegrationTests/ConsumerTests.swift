@@ -1,7 +1,8 @@
 import AMQP
 import Testing
+import WorkerHarness
 
-@Suite("Consumers", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Consumers", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct ConsumerTests {
     @Test("with prefetch 10 and no acks, exactly 10 deliveries arrive")
     func prefetch() async throws {

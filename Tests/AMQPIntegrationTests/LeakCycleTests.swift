@@ -1,10 +1,11 @@
 import AMQP
 import Foundation
 import Testing
+import WorkerHarness
 
 /// Publish-consume cycles that exercise every allocation on the hot path. `scripts/leak-check` runs this test
 /// alone under valgrind with `AMQP_LEAK_CYCLES=10000`; the normal suite runs a few hundred cycles.
-@Suite("Publish-consume cycles", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Publish-consume cycles", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct LeakCycleTests {
     static let cycles = ProcessInfo.processInfo.environment["AMQP_LEAK_CYCLES"].flatMap { Int($0) } ?? 300
 

@@ -1,7 +1,8 @@
 import AMQP
 import Testing
+import WorkerHarness
 
-@Suite("Publishing with publisher confirms", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Publishing with publisher confirms", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct PublishTests {
     @Test("10,000 pipelined publishes are all confirmed")
     func pipelinedPublishes() async throws {

@@ -1,8 +1,9 @@
 import AMQP
 import Foundation
 import Testing
+import WorkerHarness
 
-@Suite("Publish and consume round trips", .enabled(if: Broker.isAvailable, "needs a broker: run scripts/test"))
+@Suite("Publish and consume round trips", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct RoundTripTests {
     @Test("a publish-consume round trip keeps every property and header type intact")
     func everyPropertyAndHeaderType() async throws {

@@ -1,6 +1,7 @@
 import AMQP
 import Foundation
 import Testing
+import WorkerHarness
 
 /// `amqps://` against the test broker's TLS listener (scripts/broker: a throwaway CA, a certificate for localhost,
 /// client certificates asked for but not required), found through `AMQPS_URL` and `AMQP_TLS_DIR`.
@@ -43,7 +44,7 @@ struct TLSTests {
         configuration.tls?.clientKeyPath = TLSBroker.file("client.key")
         let name = try #require(configuration.connectionName)
         let connection = try await AMQPConnection.connect(configuration)
-        let line = try #require(try await Broker.connectionLine(named: name, columns: "ssl", "peer_cert_subject"))
+        let line = try #require(try await TestBroker.connectionLine(named: name, columns: "ssl", "peer_cert_subject"))
         #expect(line.hasPrefix("true"), "the broker sees a TLS connection")
         #expect(line.contains("CN=responder test client"))
         await connection.close()
@@ -54,7 +55,7 @@ struct TLSTests {
 enum TLSBroker {
     static let url = ProcessInfo.processInfo.environment["AMQPS_URL"]
     static let folder = ProcessInfo.processInfo.environment["AMQP_TLS_DIR"]
-    static var isAvailable: Bool { url != nil && folder != nil && Broker.isAvailable }
+    static var isAvailable: Bool { url != nil && folder != nil && TestBroker.isAvailable }
 
     static func file(_ name: String) -> String {
         URL(fileURLWithPath: folder ?? "").appendingPathComponent(name).path
@@ -65,7 +66,7 @@ enum TLSBroker {
     static func configuration(name: String = #function) throws -> AMQPConfiguration {
         var configuration = try AMQPConfiguration(url: url ?? "")
         configuration.tls?.caCertificatePath = file("ca.pem")
-        configuration.connectionName = Broker.connectionName(name)
+        configuration.connectionName = TestBroker.connectionName(name)
         return configuration
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import NotificationEvents
+@testable import NotificationEvents
 import Testing
 
 /// `EventCodec.encode` writes, byte for byte, what Foundation's `JSONEncoder` writes with the contract's settings

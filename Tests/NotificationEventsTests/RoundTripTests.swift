@@ -1,5 +1,5 @@
 import Foundation
-import NotificationEvents
+@testable import NotificationEvents
 import Testing
 
 /// Every type of the contract comes back from its own bytes unchanged, through the strict decoders.

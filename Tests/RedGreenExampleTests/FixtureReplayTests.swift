@@ -2,28 +2,29 @@ import Foundation
 import RedGreenExample
 import Responder
 import Testing
+import WorkerHarness
 
 /// The recorded sessions of Fixtures/red-green replay to their golden outputs through the library.
 @Suite(.timeLimit(.minutes(5))) struct FixtureReplayTests {
-    static let sessions = Locations.sessions
+    static let sessions = Paths.sessions
 
     private static func replay(_ name: String, store: any StateStore = InMemoryStateStore()) async throws -> String {
         let pipeline = ResponsePipeline(registry: RedGreen.makeRegistry(), store: store, logger: .quiet)
         var text = ""
-        _ = try await Replay(pipeline: pipeline).run(fixture: Locations.session(name), onOutput: { text += $0 + "\n" })
+        _ = try await Replay(pipeline: pipeline).run(fixture: Paths.session(name), onOutput: { text += $0 + "\n" })
         return text
     }
 
     @Test func theSessionsTakeEveryPath() {
         #expect(Self.sessions == ["default-and-dismiss", "demo", "interleaved", "malformed", "redelivered", "rotations"])
         for name in Self.sessions {
-            #expect(FileManager.default.fileExists(atPath: Locations.golden(name).path), "\(name) has no golden")
+            #expect(FileManager.default.fileExists(atPath: Paths.golden(name).path), "\(name) has no golden")
         }
     }
 
     @Test(arguments: sessions)
     func replayMatchesTheGolden(session: String) async throws {
-        let golden = try String(contentsOf: Locations.golden(session), encoding: .utf8)
+        let golden = try String(contentsOf: Paths.golden(session), encoding: .utf8)
         #expect(try await Self.replay(session) == golden)
     }
 
@@ -48,7 +49,7 @@ import Testing
             let pipeline = ResponsePipeline(
                 registry: RedGreen.makeRegistry(), store: InMemoryStateStore(), logger: .quiet)
             summaries[name] = try await Replay(pipeline: pipeline).run(
-                fixture: Locations.session(name), onOutput: { _ in })
+                fixture: Paths.session(name), onOutput: { _ in })
         }
         #expect(summaries["rotations"]?.updated == 7)
         #expect(summaries["default-and-dismiss"]?.ignored == 1)

@@ -3,6 +3,7 @@ import NotificationEvents
 import RedGreenExample
 import Responder
 import Testing
+import WorkerHarness
 
 @Suite struct RedGreenRegistryTests {
     @Test func theCategoriesAreTheSamples() {
@@ -23,8 +24,8 @@ import Testing
     }
 
     @Test func theAppDelegateLogsEachActionWithTheEventAndRequest() async throws {
-        let records = RecordingLogHandler.Records()
-        let logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        let records = CapturingLogHandler.Records()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(records: records) }
         var registry = RedGreen.makeRegistry()
         registry.register(NotificationCategory(identifier: "plain-category", actions: []))
         let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: logger)
@@ -35,9 +36,9 @@ import Testing
             ("e4", ActionIdentifier.dismissActionIdentifier, "plain-1", "plain-category"),
         ]
         for (id, action, request, category) in responses {
-            _ = await pipeline.process(Taps.message(id, action, request: request, category: category))
+            _ = await pipeline.process(RedGreenTaps.message(id, action, request: request, category: category))
         }
-        let actions = records.all.filter { $0.message.hasPrefix("ACTION: ") }
+        let actions = records.entries.filter { $0.message.hasPrefix("ACTION: ") }
         #expect(actions.map(\.message) == ["ACTION: Default", "ACTION: Dismiss", "ACTION: open-action"])
         #expect(actions.map { $0.metadata["event-id"]?.description } == ["e1", "e2", "e3"])
         #expect(actions.map { $0.metadata["request-identifier"]?.description } == ["red-1", "green-1", "plain-1"])

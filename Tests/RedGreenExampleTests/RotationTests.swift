@@ -3,6 +3,7 @@ import NotificationEvents
 import RedGreenExample
 import Responder
 import Testing
+import WorkerHarness
 
 /// The sample's rules: a reset button after the first tap, gone at every full turn, back on the tap after.
 @Suite struct RotationTests {
@@ -18,8 +19,8 @@ import Testing
         let pipeline = pipeline()
         var updates: [Int: [[String]]] = [:]
         for tap in 1...20 {
-            let outcome = await pipeline.process(Taps.message("tap-\(tap)", rotate, category: category))
-            let sets = try Taps.actionSets(outcome)
+            let outcome = await pipeline.process(RedGreenTaps.message("tap-\(tap)", rotate, category: category))
+            let sets = try RedGreenTaps.actionSets(outcome)
             if !sets.isEmpty { updates[tap] = sets }
             guard case .completed(_, let disposition) = outcome else {
                 Issue.record("tap \(tap) did not complete: \(outcome)")
@@ -35,19 +36,18 @@ import Testing
 
     @Test func resetStartsTheCountAgain() async throws {
         let pipeline = pipeline()
-        for tap in 1...5 { _ = await pipeline.process(Taps.message("tap-\(tap)", rotate)) }
-        #expect(try Taps.actionSets(await pipeline.process(Taps.message("reset", reset))) == [[rotate]])
-        #expect(try Taps.actionSets(await pipeline.process(Taps.message("again-1", rotate))) == [[rotate, reset]])
+        for tap in 1...5 { _ = await pipeline.process(RedGreenTaps.message("tap-\(tap)", rotate)) }
+        #expect(try RedGreenTaps.actionSets(await pipeline.process(RedGreenTaps.message("reset", reset))) == [[rotate]])
+        #expect(try RedGreenTaps.actionSets(await pipeline.process(RedGreenTaps.message("again-1", rotate))) == [[rotate, reset]])
         for tap in 2...8 {
-            #expect(try Taps.actionSets(await pipeline.process(Taps.message("again-\(tap)", rotate))).isEmpty)
+            #expect(try RedGreenTaps.actionSets(await pipeline.process(RedGreenTaps.message("again-\(tap)", rotate))).isEmpty)
         }
-        #expect(try Taps.actionSets(await pipeline.process(Taps.message("again-9", rotate))) == [[rotate]])
+        #expect(try RedGreenTaps.actionSets(await pipeline.process(RedGreenTaps.message("again-9", rotate))) == [[rotate]])
     }
 
     @Test func everyUpdateKeepsTheNotificationOnScreenWithTheActionsTitles() async throws {
-        let outcome = await pipeline().process(Taps.message("tap-1", rotate))
-        let update = try EventCodec.decoder.decode(
-            ActionSetUpdateEvent.self, from: Data(#require(outcome.outputs.first).body))
+        let outcome = await pipeline().process(RedGreenTaps.message("tap-1", rotate))
+        let update = try #require(outcome.outputs.first).update
         #expect(update.data.responseOption == .doNotDismiss)
         #expect(
             update.data.actions == [
@@ -58,12 +58,12 @@ import Testing
 
     @Test func eachNotificationCountsItsOwnTaps() async throws {
         let pipeline = pipeline()
-        for tap in 1...8 { _ = await pipeline.process(Taps.message("red-\(tap)", rotate, request: "red-1")) }
+        for tap in 1...8 { _ = await pipeline.process(RedGreenTaps.message("red-\(tap)", rotate, request: "red-1")) }
         let green = await pipeline.process(
-            Taps.message("green-1", rotate, request: "green-1", category: RedGreen.greenCategoryIdentifier))
-        #expect(try Taps.actionSets(green) == [[rotate, reset]])
-        let red = await pipeline.process(Taps.message("red-9", rotate, request: "red-1"))
-        #expect(try Taps.actionSets(red) == [[rotate]])
+            RedGreenTaps.message("green-1", rotate, request: "green-1", category: RedGreen.greenCategoryIdentifier))
+        #expect(try RedGreenTaps.actionSets(green) == [[rotate, reset]])
+        let red = await pipeline.process(RedGreenTaps.message("red-9", rotate, request: "red-1"))
+        #expect(try RedGreenTaps.actionSets(red) == [[rotate]])
     }
 
     @Test func tapsSurviveARestart() async throws {
@@ -72,15 +72,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state.sqlite").path
         let before = try SQLiteStateStore(path: path)
-        for tap in 1...8 { _ = await pipeline(before).process(Taps.message("tap-\(tap)", rotate)) }
+        for tap in 1...8 { _ = await pipeline(before).process(RedGreenTaps.message("tap-\(tap)", rotate)) }
         try before.close()
 
         let after = try SQLiteStateStore(path: path)
-        let ninth = await pipeline(after).process(Taps.message("tap-9", rotate))
-        #expect(try Taps.actionSets(ninth) == [[rotate]])
+        let ninth = await pipeline(after).process(RedGreenTaps.message("tap-9", rotate))
+        #expect(try RedGreenTaps.actionSets(ninth) == [[rotate]])
         let record = try #require(try await after.notification("red-1"))
-        let state = try EventCodec.decoder.decode(
-            RotationExtension.State.self, from: Data(#require(record.handlerStates["red-green-rotation"])))
+        let state = try EventCodec.decodeStored(
+            RotationExtension.State.self, from: #require(record.handlerStates["red-green-rotation"]))
         #expect(state == RotationExtension.State(taps: 9))
         try after.close()
     }

@@ -39,6 +39,7 @@ struct BrokerFaultTests {
                 try await group.waitForAll()
             }
             try await waitFor(timeout: .seconds(30), "readiness to fail") { await worker.status(of: "/health/ready") == 503 }
+            #expect(await worker.status(of: "/health/live") == 200, "alive while disconnected")
             let waitingWhileDisconnected = try await probe.count(topology.topology.inputQueue)
             let updatesWhileDisconnected = try await probe.count(topology.topology.outputQueue)
             // The fault struck mid-stream: at least 20 inputs were in flight just before the close. How many are
@@ -50,6 +51,7 @@ struct BrokerFaultTests {
             let result = try await run.finish(
                 on: node, topology: topology, probe: probe, workers: [worker], statePath: state)
             #expect(result.reconnects >= 1)
+            #expect(!worker.logText.contains(password), "the password never shows in the log")
             let order = try run.orderReport(result.received)
             print(
                 "reliability: force-closed \(connections.count) connections while streaming \(run.lines.count) taps:",

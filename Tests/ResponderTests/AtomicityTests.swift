@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// A failing handler leaves nothing behind: no state, no inbox entry, no outputs.
 @Suite struct AtomicityTests {
@@ -36,8 +37,8 @@ import Testing
         let retried = await pipeline.process(Events.message(event))
         #expect(retried.disposition == .updated)
         let record = try #require(try await store.notification("note-1"))
-        let state = try EventCodec.decoder.decode(
-            TestExtension.State.self, from: Data(try #require(record.handlerStates["test-extension"])))
+        let state = try EventCodec.decodeStored(
+            TestExtension.State.self, from: try #require(record.handlerStates["test-extension"]))
         #expect(state.taps == 1, "the failed run's tap must not count")
         #expect(record.version == 1)
     }

@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Optimistic concurrency: when another process changed the notification first, the response is handled again
 /// on the new state.

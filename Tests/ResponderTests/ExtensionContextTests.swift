@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// What an extension sees of its notification: current actions and its own state.
 @Suite struct ExtensionContextTests {
@@ -41,8 +42,7 @@ import Testing
         let record = try #require(await store.notification("note-1"))
         #expect(record.actions == initial + [Fixtures.share, Fixtures.share])
         #expect(record.version == 2)
-        let state = try EventCodec.decoder.decode(
-            Observer.State.self, from: Data(#require(record.handlerStates["observer"])))
+        let state = try EventCodec.decodeStored(Observer.State.self, from: #require(record.handlerStates["observer"]))
         #expect(state.seen == ["e1", "e2"])
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Ordered mode's retries: a retryable failure is handled again in place, and the notification's later events wait
 /// behind it, whatever the outcome; other notifications go on meanwhile.
@@ -63,7 +64,7 @@ import Testing
 
     private static func state(of request: String, in store: InMemoryStateStore) async throws -> [String] {
         let record = try #require(await store.notification(request))
-        return try EventCodec.decoder.decode([String].self, from: Data(try #require(record.handlerStates["flaky"])))
+        return try EventCodec.decodeStored([String].self, from: try #require(record.handlerStates["flaky"]))
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// An event id already processed is not run again: its stored outputs come back byte for byte.
 @Suite struct InboxTests {

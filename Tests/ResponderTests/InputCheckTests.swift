@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// What the pipeline refuses before any handler runs, and why.
 @Suite struct InputCheckTests {

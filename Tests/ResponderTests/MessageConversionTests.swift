@@ -2,6 +2,7 @@ import Foundation
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Messages and fixture lines convert both ways without losing anything the pipeline uses.
 @Suite struct MessageConversionTests {
@@ -17,7 +18,7 @@ import Testing
         let line = FixtureLine(message)
         #expect(line.body != nil && line.bodyBase64 == nil)
         #expect(InboundMessage(line) == message)
-        let reread = try EventCodec.decoder.decode(FixtureLine.self, from: Data(EventCodec.encode(line)))
+        let reread = try EventCodec.decodeFixtureLine(EventCodec.encode(line))
         #expect(InboundMessage(reread) == message)
     }
 

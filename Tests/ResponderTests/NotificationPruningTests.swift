@@ -4,6 +4,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Notifications that nothing changed for the retention period are forgotten with their handlers' states, so the
 /// state does not grow with every notification ever sent; one that is pruned starts afresh.

@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// The action-set update message: everything in it derives from the input.
 @Suite struct OutputMessageTests {

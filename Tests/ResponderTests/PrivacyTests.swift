@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Typed reply text is private to the user: whatever happens to a response, no log line shows it.
 @Suite struct PrivacyTests {

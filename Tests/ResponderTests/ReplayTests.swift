@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Replay writes outputs in input order, reports what it could not handle by line, and counts everything.
 @Suite struct ReplayTests {
@@ -62,7 +63,7 @@ import Testing
             ], in: directory)
         let (outputs, problems, summary) = try await replay(url, extension: LateStarter())
         let identifiers = try outputs.map {
-            try EventCodec.decoder.decode(FixtureLine.self, from: Data($0.utf8)).body?.causation
+            try EventCodec.decodeFixtureLine(Array($0.utf8)).body?.causation
         }
         #expect(identifiers == ["s1", "f1", "f2", "f3", "s2"])
         #expect(problems.isEmpty)

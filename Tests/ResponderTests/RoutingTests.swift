@@ -2,6 +2,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Each tier receives what iOS would give it.
 @Suite struct RoutingTests {

@@ -4,6 +4,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// The SQLite store keeps everything across restarts and between processes sharing its file.
 @Suite struct SQLiteStateStoreTests {

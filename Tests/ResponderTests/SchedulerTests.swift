@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// One notification at a time, in arrival order; different notifications side by side, up to the limit.
 @Suite struct SchedulerTests {
@@ -86,8 +87,7 @@ import Testing
         #expect(recorder.inFlight.mostAtOnce <= 3)
         for request in notifications {
             let record = try #require(await store.notification(request))
-            let state = try EventCodec.decoder.decode(
-                [String].self, from: Data(try #require(record.handlerStates["recorder"])))
+            let state = try EventCodec.decodeStored([String].self, from: try #require(record.handlerStates["recorder"]))
             #expect(state == (0..<25).map { "\(request)/\($0)" })
         }
     }

@@ -3,6 +3,7 @@ import Logging
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// What every ``StateStore`` must do, checked on each of them alike (in memory, SQLite, PostgreSQL): atomic
 /// commits under optimistic concurrency, dedupe with byte-identical outputs, retention and pruning, and several

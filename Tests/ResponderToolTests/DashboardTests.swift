@@ -1,11 +1,13 @@
 import AMQP
 import Foundation
 import NotificationEvents
+import Responder
 import Testing
 import WorkerHarness
 
 /// Every query of deploy/grafana/responder.json names metrics, and labels to group by, that the `/metrics` of a
-/// running worker serves: the dashboard cannot keep showing a metric that was renamed or removed.
+/// running worker serves, and that worker serves exactly the metrics ``MetricDescription/all`` lists: the dashboard
+/// cannot keep showing a metric that was renamed or removed, nor the catalog miss one.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
 struct DashboardTests {
     private static let dashboard = Paths.root.appendingPathComponent("deploy/grafana/responder.json")
@@ -24,7 +26,15 @@ struct DashboardTests {
         try await probe.publish(body: Array("{".utf8), properties: BasicProperties())
         _ = try await probe.takeUpdates(1)
         _ = try await probe.takeDeadLetters(1)
-        let served = Self.samples(try await worker.metrics())
+        let exposition = try await worker.metrics()
+        let served = Self.samples(exposition)
+        let types = Self.types(exposition)
+        #expect(
+            types == Dictionary(uniqueKeysWithValues: MetricDescription.all.map { ($0.name, $0.kind.rawValue) }),
+            "/metrics serves other metrics than MetricDescription.all lists")
+        for metric in MetricDescription.all where metric.kind != .histogram {
+            #expect(served[metric.name] == Set(metric.labels), "\(metric.name)'s labels")
+        }
 
         for query in queries {
             let metrics = Self.matches(of: #/responder_[a-z_]+/#, in: query)
@@ -54,6 +64,16 @@ struct DashboardTests {
         let variables = dashboard["templating"]["list"].elements.compactMap { $0["query"].text }
         #expect(targets.count == panels.flatMap { $0["targets"].elements }.count, "a target without expr")
         return targets + variables
+    }
+
+    /// The metrics a Prometheus text exposition declares (`# TYPE name type`), with their types.
+    private static func types(_ exposition: String) -> [String: String] {
+        var types: [String: String] = [:]
+        for line in exposition.split(separator: "\n") where line.hasPrefix("# TYPE ") {
+            let words = line.split(separator: " ")
+            types[String(words[2])] = String(words[3])
+        }
+        return types
     }
 
     /// The sample names of a Prometheus text exposition, each with the label names its samples carry.

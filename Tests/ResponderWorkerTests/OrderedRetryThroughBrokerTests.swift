@@ -2,63 +2,19 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
-import Synchronization
 import Testing
 import WorkerHarness
 
 /// Ordered mode retries in place: a retryable failure is handled again after each retry delay while its
 /// notification's later events wait, then dead-lettered with its attempts; the events behind it are handled after
-/// it, in order. No retry queue exists. The worker runs in-process with a handler that fails on purpose.
+/// it, in order. No retry queue exists. The worker runs in-process with ``FlakyHandler``, which fails on purpose.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
 struct OrderedRetryThroughBrokerTests {
-    typealias Busy = RetryThroughBrokerTests.Busy
-
-    /// Fails the first event (`…-e1`) of notification `…-always` every time and of `…-twice` twice; shows a button
-    /// named after each event it handles, so each success publishes an update.
-    struct Flaky: NotificationContentExtension {
-        struct State: Codable, Sendable {}
-        let name = "flaky"
-        let categoryIdentifiers: Set<String> = [category]
-        let initialState = State()
-        let calls: Calls
-
-        static let category = "flaky-category"
-
-        func didReceive(
-            _ response: NotificationResponse, context: inout ExtensionContext<State>
-        ) async throws -> ResponseOption {
-            let call = calls.record(request: context.requestIdentifier, event: context.eventID)
-            if context.eventID.hasSuffix("-e1") {
-                if context.requestIdentifier.hasSuffix("-always") { throw Busy(call: call) }
-                if context.requestIdentifier.hasSuffix("-twice"), call <= 2 { throw Busy(call: call) }
-            }
-            context.setNotificationActions([NotificationAction(identifier: context.eventID, title: "Done")])
-            return .doNotDismiss
-        }
-    }
-
-    /// Every handler call per notification, in order, and how often each event was handled.
-    final class Calls: Sendable {
-        private let state = Mutex<(byRequest: [String: [String]], byEvent: [String: Int])>(([:], [:]))
-        func record(request: String, event: String) -> Int {
-            state.withLock {
-                $0.byRequest[request, default: []].append(event)
-                $0.byEvent[event, default: 0] += 1
-                return $0.byEvent[event]!
-            }
-        }
-        subscript(request request: String) -> [String] { state.withLock { $0.byRequest[request] ?? [] } }
-    }
-
     @Test func aFailureIsRetriedInPlaceThenDeadLetteredAndTheEventsBehindItFollowInOrder() async throws {
         let topology = TestTopology("ordered-retry", retryDelays: [1, 2, 3], shards: 2)
         let probe = try await QueueProbe.open(topology)
-        let calls = Calls()
-        var registry = HandlerRegistry()
-        registry.register(
-            NotificationCategory(identifier: Flaky.category, actions: [NotificationAction(identifier: "poke", title: "Poke")]))
-        try registry.register(Flaky(calls: calls))
-        let worker = try InProcessWorker(topology: topology, registry: registry)
+        let calls = FlakyHandler.Calls()
+        let worker = try InProcessWorker(topology: topology, registry: try FlakyHandler.registry(calls))
         try await worker.waitUntilReady()
 
         let request = { (behaviour: String) in "\(topology.prefix)-\(behaviour)" }
@@ -67,7 +23,7 @@ struct OrderedRetryThroughBrokerTests {
                 RedGreenTaps.line(
                     body: EventCodec.encode(
                         RedGreenTaps.event(
-                            id: "\(request(behaviour))-e\(event)", request: request(behaviour), category: Flaky.category,
+                            id: "\(request(behaviour))-e\(event)", request: request(behaviour), category: FlakyHandler.category,
                             action: .custom("poke"))),
                     messageID: "\(request(behaviour))-e\(event)", routingKey: request(behaviour),
                     exchange: topology.topology.inputExchange)

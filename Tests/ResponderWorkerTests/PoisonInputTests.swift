@@ -39,16 +39,16 @@ struct PoisonInputTests {
                 messageID: "\(prefix)-xml", body: EventCodec.encode(good), contentType: "application/xml",
                 routingKey: "green-category", reason: .unsupportedContentType, detailMentions: "application/xml"),
             Poison(
-                messageID: "\(prefix)-unknown-type", body: try RedGreenTaps.body(good) { $0["type"] = "notification.opened.v1" },
+                messageID: "\(prefix)-unknown-type", body: Events.body(good) { $0["type"] = "notification.opened.v1" },
                 contentType: "application/cloudevents+json", routingKey: "red-category.mobile", reason: .unknownType,
                 detailMentions: "notification.opened.v1"),
             Poison(
-                messageID: "\(prefix)-specversion", body: try RedGreenTaps.body(good) { $0["specversion"] = "0.3" },
+                messageID: "\(prefix)-specversion", body: Events.body(good) { $0["specversion"] = "0.3" },
                 contentType: "application/cloudevents+json", routingKey: "red-category", reason: .unknownSpecVersion,
                 detailMentions: "0.3"),
             Poison(
                 messageID: "\(prefix)-invalid-field",
-                body: try RedGreenTaps.body(good) { body in
+                body: Events.body(good) { body in
                     var data = body["data"] as? [String: Any] ?? [:]
                     data["actionIdentifier"] = 42
                     body["data"] = data
@@ -61,7 +61,7 @@ struct PoisonInputTests {
             // A text reply whose typed text is fine but whose notification date is not: refused with the reply in it.
             Poison(
                 messageID: "\(prefix)-private-reply",
-                body: try RedGreenTaps.body(reply) { body in
+                body: Events.body(reply) { body in
                     var data = body["data"] as? [String: Any] ?? [:]
                     var notification = data["notification"] as? [String: Any] ?? [:]
                     notification["date"] = "yesterday"

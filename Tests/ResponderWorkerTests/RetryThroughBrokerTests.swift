@@ -2,79 +2,22 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
-import Synchronization
 import Testing
 import WorkerHarness
 
 /// A handler that fails retryably sends its input through the retry queues, each trip counted in a header, and
 /// after the last one to the dead-letter queue with its last error; a permanent failure is dead-lettered at once.
-/// The worker runs in-process with a handler of the test's own that fails on purpose.
+/// The worker runs in-process with ``FlakyHandler``, which fails on purpose.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
 struct RetryThroughBrokerTests {
-    /// A retryable failure that says which call it was.
-    struct Busy: Error, CustomStringConvertible {
-        var call: Int
-        var description: String { "the downstream service is busy (call \(call))" }
-    }
-
-    /// Counts its calls per event and behaves by the notification's identifier: `always` fails retryably every
-    /// time, `twice` fails retryably twice and then succeeds, `permanent` fails permanently, anything else
-    /// succeeds. Success shows a new button, so it publishes an update.
-    struct Flaky: NotificationContentExtension {
-        struct State: Codable, Sendable {}
-        let name = "flaky"
-        let categoryIdentifiers: Set<String> = [category]
-        let initialState = State()
-        let calls: Calls
-
-        static let category = "flaky-category"
-        static let done = NotificationAction(identifier: "done", title: "Done")
-
-        func didReceive(
-            _ response: NotificationResponse, context: inout ExtensionContext<State>
-        ) async throws -> ResponseOption {
-            let call = calls.record(context.eventID)
-            switch context.requestIdentifier.split(separator: "-").last {
-            case "always": throw Busy(call: call)
-            case "twice" where call <= 2: throw Busy(call: call)
-            case "permanent": throw PermanentFailure("the button was withdrawn (call \(call))")
-            default:
-                context.setNotificationActions([Self.done])
-                return .doNotDismiss
-            }
-        }
-    }
-
-    /// How often the handler ran for each event.
-    final class Calls: Sendable {
-        private let counts = Mutex<[String: Int]>([:])
-        func record(_ eventID: String) -> Int { counts.withLock { $0[eventID, default: 0] += 1; return $0[eventID]! } }
-        subscript(eventID: String) -> Int { counts.withLock { $0[eventID, default: 0] } }
-    }
-
-    static func registry(_ calls: Calls) throws -> HandlerRegistry {
-        var registry = HandlerRegistry()
-        registry.register(NotificationCategory(identifier: Flaky.category, actions: [NotificationAction(identifier: "poke", title: "Poke")]))
-        try registry.register(Flaky(calls: calls))
-        return registry
-    }
-
-    /// A poke on notification `<prefix>-<behaviour>`, event id the same.
-    static func poke(_ behaviour: String, _ topology: TestTopology) -> FixtureLine {
-        let id = "\(topology.prefix)-\(behaviour)"
-        return RedGreenTaps.line(
-            RedGreenTaps.event(id: id, request: id, category: Flaky.category, action: .custom("poke")),
-            exchange: topology.topology.inputExchange)
-    }
-
     @Test func retryableFailuresGoThroughEveryRetryQueueThenAreDeadLetteredPermanentOnesAtOnce() async throws {
         let topology = TestTopology("retry", retryDelays: [1, 2, 3])
         let probe = try await QueueProbe.open(topology)
-        let calls = Calls()
-        let worker = try InProcessWorker(topology: topology, registry: try Self.registry(calls))
+        let calls = FlakyHandler.Calls()
+        let worker = try InProcessWorker(topology: topology, registry: try FlakyHandler.registry(calls))
         try await worker.waitUntilReady()
 
-        let pokes = ["always", "twice", "permanent", "fine"].map { Self.poke($0, topology) }
+        let pokes = ["always", "twice", "permanent", "fine"].map { FlakyHandler.poke($0, topology) }
         try await probe.publish(pokes)
         let deadLetters = try await probe.takeDeadLetters(2)
         let updates = try await probe.takeUpdates(2)
@@ -95,11 +38,11 @@ struct RetryThroughBrokerTests {
         #expect(exhaustedInfo.attempts == 4)
         #expect(exhaustedInfo.detail == "the downstream service is busy (call 4)", "the last error")
         #expect(exhaustedInfo.originalExchange == topology.topology.inputExchange)
-        #expect(exhaustedInfo.originalRoutingKey == Flaky.category)
+        #expect(exhaustedInfo.originalRoutingKey == FlakyHandler.category)
         #expect(exhaustedInfo.worker == worker.workerID)
         #expect(exhaustedInfo.lastFailure.timeIntervalSince(exhaustedInfo.firstFailure) >= 5, "it waited 1 + 2 + 3 s")
         #expect(exhausted.body == pokes[0].bodyBytes)
-        #expect(exhausted.routingKey == Flaky.category)
+        #expect(exhausted.routingKey == FlakyHandler.category)
         // The broker's own record of the trips: each retry queue once, in order.
         let deaths = exhausted.properties.headers["x-death"]?.arrayValue?.compactMap(\.tableValue) ?? []
         let retryQueues = (1...3).map(topology.topology.retryQueue(attempt:))
@@ -122,11 +65,11 @@ struct RetryThroughBrokerTests {
         // A long delay holds the retry in its queue while the test looks at it.
         let topology = TestTopology("retry-wait", retryDelays: [300])
         let probe = try await QueueProbe.open(topology)
-        let calls = Calls()
-        let worker = try InProcessWorker(topology: topology, registry: try Self.registry(calls))
+        let calls = FlakyHandler.Calls()
+        let worker = try InProcessWorker(topology: topology, registry: try FlakyHandler.registry(calls))
         try await worker.waitUntilReady()
 
-        let poke = Self.poke("always", topology)
+        let poke = FlakyHandler.poke("always", topology)
         try await probe.publish([poke])
         let retryQueue = topology.topology.retryQueue(attempt: 1)
         try await waitFor("the retry in \(retryQueue)") { try await probe.count(retryQueue) == 1 }
@@ -138,7 +81,7 @@ struct RetryThroughBrokerTests {
         #expect(headers["x-responder-reason"] == nil, "a retry is not a dead letter")
         #expect(headers["x-responder-detail"]?.stringValue == "the downstream service is busy (call 1)")
         #expect(headers["x-responder-original-exchange"]?.stringValue == topology.topology.inputExchange)
-        #expect(headers["x-responder-original-routing-key"]?.stringValue == Flaky.category)
+        #expect(headers["x-responder-original-routing-key"]?.stringValue == FlakyHandler.category)
         #expect(headers["x-responder-worker"]?.stringValue == worker.workerID)
         #expect(retry.body == poke.bodyBytes)
         #expect(retry.properties.messageID == poke.properties.messageId)

@@ -48,7 +48,7 @@ struct StorePauseTests {
         let topology = TestTopology("requeue-count", deliveryLimit: 1)
         let probe = try await QueueProbe.open(topology)
         let queue = topology.topology.inputQueue
-        let poke = RetryThroughBrokerTests.poke("fine", topology)
+        let poke = FlakyHandler.poke("fine", topology)
         try await probe.publish([poke])
 
         let first = try #require(try await probe.channel.get(queue: queue))
@@ -82,11 +82,11 @@ struct StorePauseTests {
         let inputs = 20
         let store = FlappingStore(failures: inputs * 3)
         let worker = try InProcessWorker(
-            topology: topology, registry: try RetryThroughBrokerTests.registry(RetryThroughBrokerTests.Calls()),
+            topology: topology, registry: try FlakyHandler.registry(FlakyHandler.Calls()),
             store: store, storeRetryBackoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(50)))
         try await worker.waitUntilReady()
 
-        let pokes = (1...inputs).map { RetryThroughBrokerTests.poke("fine-\($0)", topology) }
+        let pokes = (1...inputs).map { FlakyHandler.poke("fine-\($0)", topology) }
         try await probe.publish(pokes)
         let updates = try await probe.takeUpdates(inputs)
         try await worker.stop()

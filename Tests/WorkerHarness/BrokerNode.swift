@@ -47,17 +47,14 @@ public struct BrokerNode: Sendable {
 
     /// Stops a throwaway node and removes its files.
     public func stop() async {
-        _ = try? await Self.script("stop", port: port)
+        _ = try? await ChildProcess.run(
+            Paths.root.appendingPathComponent("scripts/broker"), arguments: ["stop"], environment: ["BROKER_PORT": "\(port)"])
     }
 
     /// Runs `rabbitmqctl` against the node and returns its output.
     @discardableResult
     public func ctl(_ arguments: String...) async throws -> String {
-        let result = try await Self.script("ctl", arguments, port: port)
-        guard result.status == 0 else {
-            throw HarnessError("rabbitmqctl \(arguments.joined(separator: " ")) exited \(result.status): \(result.output)")
-        }
-        return result.output
+        try await TestBroker.ctl(arguments, port: port)
     }
 
     /// The broker's ids of the connections whose client-provided name contains `fragment`.
@@ -82,14 +79,6 @@ public struct BrokerNode: Sendable {
             counts[fields[0]] = QueueCounts(ready: ready, unacknowledged: unacked)
         }
         return counts
-    }
-
-    private static func script(_ command: String, _ arguments: [String] = [], port: Int) async throws -> (
-        status: Int32, output: String
-    ) {
-        try await ChildProcess.run(
-            Paths.root.appendingPathComponent("scripts/broker"), arguments: [command] + arguments,
-            environment: ["BROKER_PORT": "\(port)"])
     }
 
     /// Runs a program that leaves a daemon behind (`scripts/broker start`) and returns its exit status and output.

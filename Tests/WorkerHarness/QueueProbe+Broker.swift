@@ -6,7 +6,7 @@ extension QueueProbe {
     /// broker node of its own.
     public static func open(_ topology: TestTopology, url: String, name: String = #function) async throws -> QueueProbe {
         var configuration = try AMQPConfiguration(url: url)
-        configuration.connectionName = "worker-tests \(name) \(UUID().uuidString.prefix(8))"
+        configuration.connectionName = TestBroker.connectionName(name)
         let channel = try await AMQPConnection.connect(configuration).openChannel()
         try await channel.enablePublisherConfirms()
         try await topology.declare(on: channel)

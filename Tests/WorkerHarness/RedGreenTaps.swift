@@ -1,28 +1,29 @@
 import Foundation
 import NotificationEvents
 import RedGreenExample
+import Responder
 
 /// RedGreen responses built in code, for tests that need long streams of taps or one response with a twist, and
 /// the updates the rotation extension owes a run of taps.
 public enum RedGreenTaps {
-    /// When the responses were sent; fixed, so bodies are the same from run to run.
-    public static let start = Date(timeIntervalSince1970: 1_795_165_200)
-
-    /// The response event `id` on notification `request`: a rotate tap unless `action` says otherwise.
+    /// The response event `id` on notification `request`: a rotate tap on a red notification unless told otherwise.
     public static func event(
         id: String, request: String, category: String = RedGreen.redCategoryIdentifier,
         action: ActionIdentifier = .custom(RedGreen.rotateActionIdentifier), userText: String? = nil
     ) -> NotificationResponseEvent {
-        NotificationResponseEvent(
-            id: id, source: "/worker-tests", type: EventType.notificationResponse, time: start, subject: request,
-            data: NotificationResponse(
-                actionIdentifier: action, userText: userText,
-                notification: NotificationEvents.Notification(
-                    date: start.addingTimeInterval(-60),
-                    request: NotificationRequest(
-                        identifier: request,
-                        content: NotificationContent(title: "Red", body: "A red square to rotate.", categoryIdentifier: category),
-                        trigger: .push))))
+        Events.response(id: id, request: request, category: category, action: action, userText: userText)
+    }
+
+    /// A response `id` with `action` on notification `request`, as the input message the pipeline takes.
+    public static func message(
+        _ id: String, _ action: String, request: String = "red-1", category: String = RedGreen.redCategoryIdentifier
+    ) -> InboundMessage {
+        Events.message(event(id: id, request: request, category: category, action: ActionIdentifier(rawValue: action)))
+    }
+
+    /// The action identifiers of each update an outcome carries.
+    public static func actionSets(_ outcome: ResponseOutcome) throws -> [[String]] {
+        try outcome.outputs.map { try $0.update.data.actions.map(\.identifier) }
     }
 
     /// `event` as a delivery to `exchange`: routed by its category, persistent, message id = event id.
@@ -40,15 +41,6 @@ public enum RedGreenTaps {
             properties: FixtureLine.Properties(
                 contentType: contentType, messageId: messageID, appId: "worker-tests", deliveryMode: 2, headers: headers),
             bodyBytes: body)
-    }
-
-    /// The JSON object of `event` with `change` applied, as a body: for responses the contract refuses.
-    public static func body(_ event: NotificationResponseEvent, _ change: (inout [String: Any]) -> Void) throws -> [UInt8] {
-        guard var object = try JSONSerialization.jsonObject(with: Data(EventCodec.encode(event))) as? [String: Any] else {
-            throw HarnessError("an event did not encode as a JSON object")
-        }
-        change(&object)
-        return Array(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 
     /// `tapsEach` rotate taps on each of `notifications` notifications, interleaved round-robin so notifications

@@ -9,17 +9,39 @@ public enum TestBroker {
     /// Whether a broker is there; broker suites are skipped, with a message naming scripts/test, without one.
     public static var isAvailable: Bool { url != nil }
 
-    /// A connection named after the test, so `forceClose` and operators can find it.
-    public static func connect(name: String = #function) async throws -> AMQPConnection {
+    /// A connection name unique to the test `name`, which `rabbitmqctl list_connections` shows, so
+    /// ``forceClose(connectionsNamed:)`` and operators can find the connection.
+    public static func connectionName(_ name: String) -> String {
+        "tests \(name) \(UUID().uuidString.prefix(8))"
+    }
+
+    /// The broker's configuration, with a ``connectionName(_:)`` for the test.
+    public static func configuration(name: String = #function) throws -> AMQPConfiguration {
         var configuration = try AMQPConfiguration(url: url ?? "")
-        configuration.connectionName = "worker-tests \(name) \(UUID().uuidString.prefix(8))"
-        return try await AMQPConnection.connect(configuration)
+        configuration.connectionName = connectionName(name)
+        return configuration
+    }
+
+    /// A connection named after the test (see ``configuration(name:)``).
+    public static func connect(name: String = #function) async throws -> AMQPConnection {
+        try await AMQPConnection.connect(configuration(name: name))
     }
 
     /// Runs `rabbitmqctl` against the test broker through `scripts/broker ctl` and returns its output.
     @discardableResult
     public static func ctl(_ arguments: String...) async throws -> String {
-        let port = try AMQPConfiguration(url: url ?? "").port
+        try await ctl(arguments)
+    }
+
+    /// Runs `rabbitmqctl` with `arguments` against the test broker and returns its output.
+    @discardableResult
+    public static func ctl(_ arguments: [String]) async throws -> String {
+        try await ctl(arguments, port: AMQPConfiguration(url: url ?? "").port)
+    }
+
+    /// Runs `rabbitmqctl` with `arguments` against the `scripts/broker` node on `port` and returns its output.
+    @discardableResult
+    public static func ctl(_ arguments: [String], port: Int) async throws -> String {
         let result = try await ChildProcess.run(
             Paths.root.appendingPathComponent("scripts/broker"), arguments: ["ctl"] + arguments,
             environment: ["BROKER_PORT": "\(port)"])
@@ -40,6 +62,13 @@ public enum TestBroker {
             try await ctl("close_connection", String(pid), "closed by a test")
         }
         return lines.count
+    }
+
+    /// The `rabbitmqctl list_connections` line of the connection named `name`: `columns`, then its client
+    /// properties (where the name is); nil when the broker has no such connection.
+    public static func connectionLine(named name: String, columns: String...) async throws -> Substring? {
+        try await ctl(["list_connections", "--no-table-headers"] + columns + ["client_properties"])
+            .split(separator: "\n").first { $0.contains(name) }
     }
 
     /// Stops and starts the broker application (its queues and messages survive, its connections do not).

@@ -24,7 +24,7 @@ public struct CategoryRegistry: Sendable, Hashable {
             throw CategoriesFileError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }
         do {
-            self.init(try EventCodec.decoder.decode(NotificationCategories.self, from: data).categories)
+            self.init(try EventCodec.decodeCategories(data).categories)
         } catch {
             throw CategoriesFileError(path: url.path, reason: "is not a categories file: \(error)")
         }
@@ -55,14 +55,4 @@ public struct CategoryRegistry: Sendable, Hashable {
     public func deliversDismiss(forCategory identifier: String) -> Bool {
         byIdentifier[identifier]?.options.contains(.customDismissAction) ?? false
     }
-}
-
-/// A categories file that could not be loaded, with its path and why.
-public struct CategoriesFileError: Error, CustomStringConvertible {
-    /// The file's path.
-    public var path: String
-    /// What went wrong, readable.
-    public var reason: String
-
-    public var description: String { "categories file \(path) \(reason)" }
 }

@@ -46,19 +46,3 @@ public struct HandlerRegistry: Sendable {
         self.delegate = delegate
     }
 }
-
-/// Why a handler could not be registered.
-public enum RegistrationError: Error, Hashable, CustomStringConvertible {
-    /// Two extensions would store their state under the same name.
-    case duplicateExtensionName(String)
-    /// The category already has an extension.
-    case categoryAlreadyHandled(category: String, by: String)
-
-    public var description: String {
-        switch self {
-        case .duplicateExtensionName(let name): "an extension named \"\(name)\" is already registered"
-        case .categoryAlreadyHandled(let category, let name):
-            "category \"\(category)\" already has the extension \"\(name)\""
-        }
-    }
-}

@@ -258,7 +258,7 @@ enum HostileCorpus {
     private static func body(
         _ name: String, kind: String = "hostile", raw: [UInt8]? = nil, _ change: (inout [String: Any]) -> Void
     ) throws -> [UInt8] {
-        let bytes = try RedGreenTaps.body(event(name, kind: kind), change)
+        let bytes = Events.body(event(name, kind: kind), change)
         guard let raw else { return bytes }
         let quotedMarker = Array("\"\(marker)\"".utf8)
         guard let range = bytes.firstRange(of: quotedMarker) else { throw HarnessError("\(name): no marker") }

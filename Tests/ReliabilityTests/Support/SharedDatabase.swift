@@ -25,8 +25,8 @@ struct SharedDatabase: Sendable {
         let schema = "fleet_\(UInt32.random(in: .min ... .max))"
         let state = "\(server)?sslmode=disable&schema=\(schema)"
         let url = try PostgresURL(state)
-        try await PostgresStateStore.migrate(url, logger: Logger(label: "shared-database") { _ in SwiftLogNoOpLogHandler() })
-        let store = PostgresStateStore(url: url, logger: Logger(label: "shared-database") { _ in SwiftLogNoOpLogHandler() })
+        try await PostgresStateStore.migrate(url, logger: .quiet)
+        let store = PostgresStateStore(url: url, logger: .quiet)
         return SharedDatabase(state: state, store: store, outage: DatabaseOutage(port: port), pool: Task { await store.run() })
     }
 

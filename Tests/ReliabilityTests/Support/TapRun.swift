@@ -26,7 +26,7 @@ struct TapRun: Sendable {
             prefix: prefix, notifications: notifications, tapsEach: tapsEach, exchange: topology.topology.inputExchange)
         let pipeline = ResponsePipeline(
             registry: RedGreen.makeRegistry(), store: InMemoryStateStore(),
-            logger: Logger(label: "golden") { _ in SwiftLogNoOpLogHandler() })
+            logger: .quiet)
         var golden: [String: [ActionSetUpdateEvent]] = [:]
         for line in lines {
             let outcome = await pipeline.process(InboundMessage(line))

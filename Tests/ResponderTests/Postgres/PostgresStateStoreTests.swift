@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import Responder
 import Testing
+import WorkerHarness
 
 @testable import ResponderPostgres
 

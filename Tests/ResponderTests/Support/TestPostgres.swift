@@ -3,6 +3,7 @@ import Logging
 import Responder
 import ResponderPostgres
 import Testing
+import WorkerHarness
 
 /// The PostgreSQL server `scripts/postgres start` runs for the tests, found through `POSTGRES_URL` (scripts/test
 /// sets it). Without it the PostgreSQL cases fail, naming scripts/test: they never pass unrun.

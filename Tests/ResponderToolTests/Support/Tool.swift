@@ -10,8 +10,11 @@ final class Tool: @unchecked Sendable {
     private let stderrFile: URL
 
     /// Starts `executable` (the `responder` of this build by default) with `arguments`, the test's environment and
-    /// `environment` added.
-    init(_ arguments: [String], environment: [String: String] = [:], executable: URL = Paths.responder) throws {
+    /// `environment` added, in `directory` (the test's own by default).
+    init(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = Paths.responder,
+        directory: URL? = nil
+    ) throws {
         folder = try Paths.temporaryFolder("responder-tool")
         stdoutFile = folder.appendingPathComponent("stdout")
         stderrFile = folder.appendingPathComponent("stderr")
@@ -20,6 +23,7 @@ final class Tool: @unchecked Sendable {
         else { throw HarnessError("cannot create the output files in \(folder.path)") }
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
@@ -30,9 +34,9 @@ final class Tool: @unchecked Sendable {
     /// Runs `arguments` to the end and returns how it ended.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL = Paths.responder,
-        timeout: Duration = .seconds(120)
+        directory: URL? = nil, timeout: Duration = .seconds(120)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let tool = try Tool(arguments, environment: environment, executable: executable)
+        let tool = try Tool(arguments, environment: environment, executable: executable, directory: directory)
         let status = try await tool.waitForExit(timeout: timeout)
         return (status, tool.stdout, tool.stderr)
     }

@@ -22,7 +22,7 @@ final class InProcessWorker: Sendable {
         topology: TestTopology, registry: HandlerRegistry, store: any StateStore = InMemoryStateStore(),
         storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
     ) throws {
-        let logger = Logger(label: "in-process-worker") { _ in SwiftLogNoOpLogHandler() }
+        let logger = Logger.quiet
         workerID = "\(topology.prefix)-in-process"
         var configuration = WorkerConfiguration(broker: try AMQPConfiguration(url: TestBroker.url ?? ""))
         configuration.topology = topology.topology

@@ -4,6 +4,12 @@ import Foundation
 /// replay. The body is kept as JSON under `body` when it is JSON, else as base64 under `bodyBase64`.
 public struct FixtureLine: Sendable, Hashable, Codable, ContractObject {
     /// The AMQP basic properties of the delivery, by their contract names.
+    ///
+    /// Why not Responder's `MessageProperties`: this is the fixture file's shape (Schemas/fixture.v1.schema.json),
+    /// part of the contract that the pipeline's target builds on, so it cannot live there. It is what the file says,
+    /// decoded strictly: an absent `headers` stays absent so a recorded line round-trips byte for byte, and the
+    /// delivery mode is the recorded number. `MessageProperties` is a message in flight: headers always present,
+    /// delivery mode an enum. Responder's `FixtureLine+Messages.swift` converts between the two.
     public struct Properties: Sendable, Hashable, Codable, ContractObject {
         /// The AMQP content-type, e.g. ``EventContentType/cloudEvents``.
         public var contentType: String?

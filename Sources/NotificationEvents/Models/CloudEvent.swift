@@ -69,11 +69,3 @@ extension CloudEvent: ContractObject {
 public typealias NotificationResponseEvent = CloudEvent<NotificationResponse>
 /// The output event: `type` is ``EventType/actionSetUpdated``.
 public typealias ActionSetUpdateEvent = CloudEvent<ActionSetUpdate>
-
-/// The `type` attribute of the events of this contract.
-public enum EventType {
-    /// The input: a user's response to a notification.
-    public static let notificationResponse = "notification.response.v1"
-    /// The output: a notification's new action set.
-    public static let actionSetUpdated = "notification.actions.updated.v1"
-}

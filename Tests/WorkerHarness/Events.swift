@@ -2,11 +2,14 @@ import Foundation
 import NotificationEvents
 import Responder
 
-/// Builders for the events and messages the tests feed the pipeline.
-enum Events {
-    static let start = Date(timeIntervalSince1970: 1_795_165_200)
+/// Builders for the events and messages the tests feed the pipeline: a response on a photo notification unless
+/// told otherwise, as JSON, as an input message, or as a body with a field changed.
+public enum Events {
+    /// When the responses were sent; fixed, so bodies are the same from run to run.
+    public static let start = Date(timeIntervalSince1970: 1_795_165_200)
 
-    static func response(
+    /// The response event `id` on notification `request` of `category`, delivered a minute before ``start``.
+    public static func response(
         id: String, request: String = "note-1", category: String = "photo-category",
         action: ActionIdentifier = .custom("like-action"), userText: String? = nil, time: Date? = start,
         delivered: Date = start.addingTimeInterval(-60)
@@ -23,14 +26,16 @@ enum Events {
                         trigger: .push))))
     }
 
-    static func message(
+    /// `event` as an input message.
+    public static func message(
         _ event: NotificationResponseEvent, contentType: String? = "application/cloudevents+json",
         headers: [String: JSONValue] = [:], redelivered: Bool = false
     ) -> InboundMessage {
         message(body: EventCodec.encode(event), contentType: contentType, headers: headers, redelivered: redelivered)
     }
 
-    static func message(
+    /// `body` as an input message to the input exchange, with the properties given.
+    public static func message(
         body: [UInt8], contentType: String? = "application/cloudevents+json", contentEncoding: String? = nil,
         headers: [String: JSONValue] = [:], redelivered: Bool = false
     ) -> InboundMessage {
@@ -41,37 +46,11 @@ enum Events {
             exchange: "notifications.responses", routingKey: "photo-category", redelivered: redelivered)
     }
 
-    /// The JSON object of `event` with `change` applied, as a body.
-    static func body(_ event: NotificationResponseEvent, _ change: (inout [String: Any]) -> Void) -> [UInt8] {
+    /// The JSON object of `event` with `change` applied, as a body (keys sorted, so it is the same from run to run):
+    /// for responses the contract refuses. An event always encodes as an object, so this cannot fail.
+    public static func body(_ event: NotificationResponseEvent, _ change: (inout [String: Any]) -> Void) -> [UInt8] {
         var object = try! JSONSerialization.jsonObject(with: Data(EventCodec.encode(event))) as! [String: Any]
         change(&object)
-        return Array(try! JSONSerialization.data(withJSONObject: object))
-    }
-}
-
-extension ResponseOutcome {
-    /// The disposition of a completed outcome, nil otherwise.
-    var disposition: Disposition? {
-        if case .completed(_, let disposition) = self { return disposition }
-        return nil
-    }
-
-    /// The reason of a dead-letter outcome, nil otherwise.
-    var deadLetterReason: DeadLetterReason? {
-        if case .deadLetter(let reason, _) = self { return reason }
-        return nil
-    }
-
-    /// Whether a failed outcome is retryable; nil when the outcome is not a failure.
-    var isRetryableFailure: Bool? {
-        if case .failed(_, let retryable) = self { return retryable }
-        return nil
-    }
-}
-
-extension OutboundMessage {
-    /// The action-set update this message carries.
-    var update: ActionSetUpdateEvent {
-        get throws { try EventCodec.decoder.decode(ActionSetUpdateEvent.self, from: Data(body)) }
+        return Array(try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     }
 }

@@ -1,0 +1,9 @@
+/// A basic.publish waiting for the I/O thread.
+struct OutgoingPublish: Sendable {
+    var channel: ChannelLink
+    var exchange: String
+    var routingKey: String
+    var mandatory: Bool
+    var properties: BasicProperties
+    var body: [UInt8]
+}

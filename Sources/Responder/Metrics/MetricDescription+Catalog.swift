@@ -1,0 +1,48 @@
+extension MetricDescription {
+    /// Inputs settled by the worker, one count per input, by how it ended.
+    package static let events = MetricDescription(
+        name: "responder_events_total", kind: .counter, labels: ["outcome"],
+        meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `retried`, "
+            + "`dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
+    package static let deadLettered = MetricDescription(
+        name: "responder_dead_lettered_total", kind: .counter, labels: ["reason"],
+        meaning: "inputs dead-lettered, by the dead-letter `reason` code")
+    package static let handlerFailures = MetricDescription(
+        name: "responder_handler_failures_total", kind: .counter, labels: ["retryable"],
+        meaning: "handler or state store failures, `retryable` `true` (retried) or `false` (dead-lettered)")
+    package static let stateConflicts = MetricDescription(
+        name: "responder_state_conflicts_total", kind: .counter, labels: [],
+        meaning: "commits retried because another process changed the notification first")
+    package static let invalidTraceHeaders = MetricDescription(
+        name: "responder_invalid_trace_headers_total", kind: .counter, labels: [],
+        meaning: "inputs whose `traceparent` or `tracestate` was not valid W3C Trace Context (dropped from the update)")
+    package static let handlerDuration = MetricDescription(
+        name: "responder_handler_duration_seconds", kind: .histogram, labels: ["tier"],
+        meaning: "time spent in handlers, by `tier`: `extension`, `delegate`")
+    package static let endToEndDuration = MetricDescription(
+        name: "responder_end_to_end_duration_seconds", kind: .histogram, labels: [],
+        meaning: "from delivery to acknowledgement")
+    package static let inFlight = MetricDescription(
+        name: "responder_in_flight_events", kind: .gauge, labels: [], meaning: "inputs received and not yet settled")
+    package static let reconnects = MetricDescription(
+        name: "responder_reconnects_total", kind: .counter, labels: [],
+        meaning: "attempts to connect to the broker again after a connection failed or was lost")
+    package static let brokerConnected = MetricDescription(
+        name: "responder_broker_connected", kind: .gauge, labels: [], meaning: "1 while consuming")
+    package static let brokerBlocked = MetricDescription(
+        name: "responder_broker_blocked", kind: .gauge, labels: [], meaning: "1 while the broker blocks publishing")
+    package static let storePaused = MetricDescription(
+        name: "responder_store_paused", kind: .gauge, labels: [],
+        meaning: "1 while the worker is paused because the state store is unavailable")
+    package static let storeOutages = MetricDescription(
+        name: "responder_store_outages_total", kind: .counter, labels: [],
+        meaning: "state store outages, each of which paused the worker")
+    package static let ready = MetricDescription(
+        name: "responder_ready", kind: .gauge, labels: [], meaning: "1 while `/health/ready` answers 200, else 0")
+
+    /// Every metric a worker serves, in README's order.
+    package static let all: [MetricDescription] = [
+        events, deadLettered, handlerFailures, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
+        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, ready,
+    ]
+}

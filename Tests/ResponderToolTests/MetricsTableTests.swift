@@ -1,0 +1,34 @@
+import Foundation
+import Responder
+import Testing
+import WorkerHarness
+
+@testable import ResponderWorker
+
+/// README's metrics table is ``MetricDescription/all`` rendered, and the catalog follows Prometheus's naming
+/// conventions: a metric added, renamed or relabelled changes the README in the same commit or fails here.
+@Suite struct MetricsTableTests {
+    static let header = ["| metric | type | labels | meaning |", "| --- | --- | --- | --- |"]
+
+    @Test func readmesTableIsTheCatalogRendered() throws {
+        let readme = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = (Self.header + MetricDescription.all.map(\.readmeRow)).joined(separator: "\n")
+        #expect(readme.contains(table + "\n"), "README.md's metrics table should read:\n\(table)")
+    }
+
+    @Test func namesFollowPrometheusConventions() {
+        #expect(Set(MetricDescription.all.map(\.name)).count == MetricDescription.all.count)
+        for metric in MetricDescription.all {
+            #expect(metric.name.wholeMatch(of: #/responder_[a-z]+(_[a-z]+)*/#) != nil, "\(metric.name)")
+            #expect(metric.name.hasSuffix("_total") == (metric.kind == .counter), "\(metric.name): _total iff counter")
+            #expect(!metric.name.hasSuffix("_seconds") || metric.kind == .histogram, "\(metric.name)")
+            #expect(metric.labels.allSatisfy { $0.wholeMatch(of: #/[a-z]+(_[a-z]+)*/#) != nil }, "\(metric.name)")
+        }
+    }
+
+    @Test func everyOutcomeTheWorkerCountsIsListed() {
+        for outcome in WorkerMetrics.Outcome.allCases {
+            #expect(MetricDescription.events.meaning.contains("`\(outcome.rawValue)`"), "\(outcome)")
+        }
+    }
+}

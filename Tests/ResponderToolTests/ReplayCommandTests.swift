@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import WorkerHarness
+
+/// The built `responder replay` executable on the fixtures: golden outputs, exit status, state across processes.
+@Suite(.timeLimit(.minutes(5))) struct ReplayCommandTests {
+    @Test func theExecutableIsBuilt() {
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Paths.responder.path),
+            "build the package (swift build) so \(Paths.responder.path) exists")
+    }
+
+    @Test(arguments: Paths.sessions)
+    func replayMatchesTheGolden(session: String) async throws {
+        let golden = Paths.golden(session).path
+        let run = try await Tool.run([
+            "replay", Paths.session(session).path, "--state", ":memory:", "--expect", golden,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == (try String(contentsOfFile: golden, encoding: .utf8)))
+        #expect(run.stderr.contains("replay: the outputs match"))
+        #expect(run.stderr.contains(" events: "))
+    }
+
+    @Test func undecodableLinesAreReportedOnStderrByLineNumber() async throws {
+        let run = try await Tool.run(["replay", Paths.session("malformed").path, "--state", ":memory:"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("replay: line 2: dead-lettered (malformed-json): the line is not valid JSON"))
+        #expect(run.stderr.contains("replay: line 9: dead-lettered (unsupported-content-type)"))
+        #expect(run.stderr.contains("16 events: 2 updated, 7 no update, 0 ignored, 0 deduplicated, 7 dead-lettered"))
+    }
+
+    @Test func aMismatchExitsWithStatusOneAndADiff() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let golden = try String(contentsOf: Paths.golden("rotations"), encoding: .utf8)
+        let wrong = directory.appendingPathComponent("wrong.golden.jsonl")
+        try golden.replacingOccurrences(of: "rotations-0010/", with: "rotations-0011/").write(
+            to: wrong, atomically: true, encoding: .utf8)
+        let run = try await Tool.run([
+            "replay", Paths.session("rotations").path, "--state", ":memory:", "--expect", wrong.path,
+        ])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the outputs differ from \(wrong.path)"))
+        #expect(run.stderr.contains("@@ \(wrong.path) line 3, outputs line 3 @@"))
+        #expect(run.stderr.contains("- {") && run.stderr.contains("+ {"))
+    }
+
+    @Test func outputsGoToTheOutFile() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.jsonl")
+        let run = try await Tool.run([
+            "replay", Paths.session("rotations").path, "--state", ":memory:", "--out", out.path,
+        ])
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(try Data(contentsOf: out) == Data(contentsOf: Paths.golden("rotations")))
+    }
+
+    @Test func stateCarriesOverFromOneProcessToTheNext() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try String(contentsOf: Paths.session("rotations"), encoding: .utf8)
+            .split(separator: "\n").map { $0 + "\n" }
+        let firstHalf = directory.appendingPathComponent("first.jsonl")
+        let secondHalf = directory.appendingPathComponent("second.jsonl")
+        try lines[..<12].joined().write(to: firstHalf, atomically: true, encoding: .utf8)
+        try lines[12...].joined().write(to: secondHalf, atomically: true, encoding: .utf8)
+        let state = directory.appendingPathComponent("state.sqlite").path
+
+        let first = try await Tool.run(["replay", firstHalf.path, "--state", state])
+        let second = try await Tool.run(["replay", secondHalf.path, "--state", state])
+        #expect(first.status == 0 && second.status == 0)
+        let golden = try String(contentsOf: Paths.golden("rotations"), encoding: .utf8)
+        #expect(first.stdout + second.stdout == golden)
+        // A third process gets the whole session again, as after a crash before the acks: nothing runs twice.
+        let redelivered = try await Tool.run(["replay", Paths.session("rotations").path, "--state", state])
+        #expect(redelivered.stdout == golden)
+        #expect(redelivered.stderr.contains("23 events: 0 updated, 0 no update, 0 ignored, 23 deduplicated"))
+    }
+
+    @Test func theDefaultStateIsAnSQLiteFileInTheWorkingDirectory() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await Tool.run(["replay", Paths.session("interleaved").path], directory: directory)
+        #expect(run.status == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("responder-state.sqlite").path))
+    }
+
+    @Test func aMissingFixtureFails() async throws {
+        let run = try await Tool.run(["replay", "/nonexistent/fixture.jsonl", "--state", ":memory:"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("fixture.jsonl"))
+    }
+}
