@@ -2,6 +2,7 @@ import Foundation
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// Ordered mode's store outage: an event that meets an unavailable store waits where it is, its notification's
 /// later events behind it, and is handled again once the store answers; given up, it and the later events are left
@@ -67,7 +68,7 @@ import Testing
 
     private static func state(of request: String, in store: InMemoryStateStore) async throws -> [String]? {
         guard let record = await store.notification(request) else { return nil }
-        return try EventCodec.decoder.decode([String].self, from: Data(try #require(record.handlerStates["flaky"])))
+        return try EventCodec.decodeStored([String].self, from: try #require(record.handlerStates["flaky"]))
     }
 
     /// Runs `events` through a scheduler on `store` that waits in place with `waits`; `whileRunning` runs once the
