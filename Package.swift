@@ -206,8 +206,8 @@ let package = Package(
         // The `responder` executable: the commands with the RedGreen sample registered.
         .executableTarget(name: "ResponderTool", dependencies: ["ResponderCommands", "RedGreenExample"]),
 
-        // The `responder` commands: their option resolution in-process, the commands as child processes, and
-        // the demo and deployment files.
+        // The `responder` commands without a broker: option resolution in-process, replay, help and setting
+        // errors as child processes, and the deployment files (Dockerfile, image, manifests, README's tables).
         .testTarget(
             name: "ResponderToolTests",
             dependencies: [
@@ -215,6 +215,12 @@ let package = Package(
                 "NotificationEvents", "AMQP", "WorkerHarness", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["asyncapi_check.py"]
+        ),
+        // The `responder` commands against the broker: publish, record, redrive, topology, health, the demo, and
+        // the Grafana dashboard's queries against a running worker's /metrics.
+        .testTarget(
+            name: "ResponderToolBrokerTests",
+            dependencies: ["AMQP", "NotificationEvents", "Responder", "ResponderWorker", "WorkerHarness"]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
         .testTarget(

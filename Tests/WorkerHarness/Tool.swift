@@ -1,9 +1,8 @@
 import Foundation
-import WorkerHarness
 
 /// A `responder` command (or any program) running as a child process, its stdout and stderr in files of their own
 /// so a test can read each while it runs and after.
-final class Tool: @unchecked Sendable {
+public final class Tool: @unchecked Sendable {
     private let process = Process()
     private let folder: URL
     private let stdoutFile: URL
@@ -11,7 +10,7 @@ final class Tool: @unchecked Sendable {
 
     /// Starts `executable` (the `responder` of this build by default) with `arguments`, the test's environment and
     /// `environment` added, in `directory` (the test's own by default).
-    init(
+    public init(
         _ arguments: [String], environment: [String: String] = [:], executable: URL = Paths.responder,
         directory: URL? = nil
     ) throws {
@@ -32,7 +31,7 @@ final class Tool: @unchecked Sendable {
     }
 
     /// Runs `arguments` to the end and returns how it ended.
-    static func run(
+    public static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL = Paths.responder,
         directory: URL? = nil, timeout: Duration = .seconds(120)
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
@@ -41,11 +40,13 @@ final class Tool: @unchecked Sendable {
         return (status, tool.stdout, tool.stderr)
     }
 
-    var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+    /// What it wrote to stdout so far.
+    public var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+    /// What it wrote to stderr so far.
+    public var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
     /// Waits until stderr contains `text`.
-    func waitForStandardError(containing text: String, timeout: Duration = .seconds(30)) async throws {
+    public func waitForStandardError(containing text: String, timeout: Duration = .seconds(30)) async throws {
         try await waitFor(timeout: timeout, "\"\(text)\" on stderr") {
             guard self.process.isRunning || self.stderr.contains(text) else {
                 throw HarnessError("exited \(self.process.terminationStatus) before saying \"\(text)\": \(self.stderr)")
@@ -56,7 +57,7 @@ final class Tool: @unchecked Sendable {
 
     /// Waits for the child to exit and returns its status; kills it and throws when it runs past `timeout`.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
+    public func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
         do {
             try await waitFor(timeout: timeout, "\(process.arguments?.first ?? "the child") to exit") { !self.process.isRunning }
         } catch {
