@@ -34,7 +34,63 @@ enum PostgresSchema {
             )
             """,
             "CREATE INDEX inbox_by_processed_at ON inbox (processed_at)",
-        ]
+        ],
+        // 2: the group commit's function (CommitBatch): one call, one statement and one transaction write a
+        // batch of commits, each checked and written in turn as it would be alone. A commit inserts its inbox row
+        // first (ON CONFLICT DO NOTHING waits for a concurrent insert of the event and yields to it: the event's
+        // stored outputs are its answer), then writes the notification under its version; a version conflict
+        // takes the inbox row back. Outcomes: 0 committed, 1 version conflict, 2 processed already (with the
+        // stored outputs). PL/pgSQL keeps the plans of its statements for the session: nothing is parsed or
+        // planned per batch.
+        [
+            """
+            CREATE FUNCTION commit_events(
+                event_ids text[], event_requests text[], processed timestamptz[], event_outputs bytea[],
+                changes smallint[], requests text[], categories text[], action_sets bytea[],
+                actions_changed boolean[], states bytea[], loaded_versions bigint[]
+            ) RETURNS TABLE (outcome smallint, stored bytea) LANGUAGE plpgsql AS $$
+            DECLARE
+                written integer;
+            BEGIN
+                FOR i IN 1 .. coalesce(array_length(event_ids, 1), 0) LOOP
+                    stored := NULL;
+                    INSERT INTO inbox (event_id, request_identifier, processed_at, outputs)
+                        VALUES (event_ids[i], event_requests[i], processed[i], event_outputs[i])
+                        ON CONFLICT DO NOTHING;
+                    GET DIAGNOSTICS written = ROW_COUNT;
+                    IF written = 0 THEN
+                        SELECT inbox.outputs INTO stored FROM inbox WHERE inbox.event_id = event_ids[i];
+                        outcome := CASE WHEN stored IS NULL THEN 1 ELSE 2 END;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    IF changes[i] = 1 THEN
+                        INSERT INTO notification
+                            (request_identifier, category_identifier, actions, handler_states, version, changed_at)
+                            VALUES (requests[i], categories[i], action_sets[i], states[i], 1, processed[i])
+                            ON CONFLICT DO NOTHING;
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    ELSIF changes[i] = 2 THEN
+                        UPDATE notification SET
+                            category_identifier = CASE WHEN actions_changed[i] THEN categories[i]
+                                ELSE category_identifier END,
+                            actions = CASE WHEN actions_changed[i] THEN action_sets[i] ELSE actions END,
+                            handler_states = states[i], version = version + 1, changed_at = processed[i]
+                            WHERE request_identifier = requests[i] AND version = loaded_versions[i];
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    END IF;
+                    IF written = 0 THEN
+                        DELETE FROM inbox WHERE event_id = event_ids[i];
+                        outcome := 1;
+                    ELSE
+                        outcome := 0;
+                    END IF;
+                    RETURN NEXT;
+                END LOOP;
+            END
+            $$
+            """
+        ],
     ]
 
     /// The newest version this build knows.

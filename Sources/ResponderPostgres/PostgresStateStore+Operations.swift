@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NotificationEvents
 import PostgresNIO
 import Responder
@@ -7,22 +8,33 @@ extension PostgresStateStore {
     /// The most times a statement that failed on a serialization failure or a deadlock is run.
     static let attempts = 5
 
-    /// Runs `body` on the pool, again after a serialization failure or a deadlock (after a short random pause,
-    /// so the two sides do not meet again), and turns connection and server trouble into
-    /// ``StateStoreUnavailable``. Unless unbounded, an operation that has no answer within the store's timeout (it may be waiting for a
-    /// connection the pool cannot open) is cancelled and reported unavailable; `bounded` false lifts that limit.
+    /// The most commits one batch of the group commit takes: enough that a full prefetch is a few transactions,
+    /// few enough that a batch is a short transaction holding few row locks.
+    static let maximumBatch = 64
+
+    /// Runs `body` on the pool (``operation(on:within:_:)``) within the store's timeout unless `bounded` is false.
     func operation<Result: Sendable>(
         bounded: Bool = true, _ body: @escaping @Sendable (PostgresClient) async throws -> Result
     ) async throws -> Result {
-        let deadline = bounded ? timeout : nil
+        try await Self.operation(on: client, within: bounded ? timeout : nil, body)
+    }
+
+    /// Runs `body` on `client`, again after a serialization failure or a deadlock (after a short random pause,
+    /// so the two sides do not meet again), and turns connection and server trouble into
+    /// ``StateStoreUnavailable``. With a `deadline`, an operation that has no answer within it (it may be waiting
+    /// for a connection the pool cannot open) is cancelled and reported unavailable.
+    static func operation<Result: Sendable>(
+        on client: PostgresClient, within deadline: Duration?,
+        _ body: @escaping @Sendable (PostgresClient) async throws -> Result
+    ) async throws -> Result {
         var attempt = 1
         while true {
             do {
                 guard let deadline else { return try await body(client) }
-                return try await Deadline.answer(within: deadline) { try await body(self.client) }
+                return try await Deadline.answer(within: deadline) { try await body(client) }
             } catch {
                 switch PostgresFailure(error) {
-                case .retry where attempt < Self.attempts:
+                case .retry where attempt < attempts:
                     attempt += 1
                     try await Task.sleep(for: .milliseconds(Int.random(in: 1...(10 << attempt))))
                 case .retry, .other: throw error
@@ -32,52 +44,45 @@ extension PostgresStateStore {
         }
     }
 
-    /// The one statement of a commit (see the type's documentation). It returns a row when it wrote, none when
-    /// the event is in the inbox already or the notification's version moved on.
-    static func commitQuery(_ commit: StateCommit) -> PostgresQuery {
-        let entry = commit.inboxEntry
-        let outputs = StoredBytes.encode(entry.outputs)
-        guard let record = commit.notification else {
-            return """
-                INSERT INTO inbox (event_id, request_identifier, processed_at, outputs)
-                SELECT \(entry.eventID), \(entry.requestIdentifier), \(entry.processedAt), \(outputs)
-                WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE event_id = \(entry.eventID))
-                RETURNING 1
-                """
+    /// The result of each commit of `batch`, written by one statement in one transaction (``CommitBatch``): the
+    /// group commit's write (``GroupCommit``). A serialization failure or a deadlock runs the whole batch again; a
+    /// lost connection or a server in trouble gives every commit of it ``StateStoreUnavailable``, and since the
+    /// transaction may have committed before its answer was lost, the commits' retries find their events in the
+    /// inbox. A statement that fails for another reason (a value of one commit the server refuses) rolls the
+    /// batch back, and each commit is then written alone, so only the faulty one fails.
+    static func write(
+        _ batch: [StateCommit], on client: PostgresClient, within timeout: Duration, logger: Logger
+    ) async -> [Result<CommitResult, any Error>] {
+        // Every worker writes a batch in one order (by notification, then event), so two batches that share
+        // notifications or events (a redelivered prefetch racing its original) take their locks in the same order
+        // instead of deadlocking. Which of two commits of one notification from one version goes first decides
+        // only which of them wins, as when they race on two workers.
+        let order = batch.indices.sorted {
+            let (one, other) = (batch[$0].inboxEntry, batch[$1].inboxEntry)
+            return (one.requestIdentifier, one.eventID, $0) < (other.requestIdentifier, other.eventID, $1)
         }
-        let states = StoredBytes.encode(record.handlerStates)
-        if record.version == 0 {
-            let actions = ByteBuffer(bytes: EventCodec.encode(record.actions))
-            return """
-                WITH written AS (
-                    INSERT INTO notification
-                        (request_identifier, category_identifier, actions, handler_states, version, changed_at)
-                    SELECT \(record.requestIdentifier), \(record.categoryIdentifier), \(actions), \(states), 1,
-                        \(entry.processedAt)
-                    WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE event_id = \(entry.eventID))
-                    ON CONFLICT DO NOTHING RETURNING 1
-                )
-                INSERT INTO inbox (event_id, request_identifier, processed_at, outputs)
-                SELECT \(entry.eventID), \(entry.requestIdentifier), \(entry.processedAt), \(outputs) FROM written
-                RETURNING 1
-                """
+        let statement = CommitBatch(commits: order.map { batch[$0] })
+        do {
+            let rows = try await operation(on: client, within: timeout) { client in
+                var rows: [CommitBatch.Row] = []
+                for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+                guard rows.count == batch.count else {
+                    throw StateStoreUnavailable(
+                        reason: "PostgreSQL: commit_events answered \(rows.count) rows for \(batch.count) commits")
+                }
+                return rows
+            }
+            var results = [Result<CommitResult, any Error>](repeating: .success(.versionConflict), count: batch.count)
+            for (row, index) in zip(rows, order) { results[index] = Result { try CommitBatch.result(row) } }
+            return results
+        } catch {
+            guard batch.count > 1, case .other = PostgresFailure(error) else { return batch.map { _ in .failure(error) } }
+            var results: [Result<CommitResult, any Error>] = []
+            for commit in batch {
+                results += await write([commit], on: client, within: timeout, logger: logger)
+            }
+            return results
         }
-        // Unchanged actions are bound as NULL, which COALESCE turns into the stored ones.
-        let category: String? = commit.actionsChanged ? record.categoryIdentifier : nil
-        let actions: ByteBuffer? = commit.actionsChanged ? ByteBuffer(bytes: EventCodec.encode(record.actions)) : nil
-        return """
-            WITH written AS (
-                UPDATE notification SET category_identifier = COALESCE(\(category), category_identifier),
-                    actions = COALESCE(\(actions), actions), handler_states = \(states), version = version + 1,
-                    changed_at = \(entry.processedAt)
-                WHERE request_identifier = \(record.requestIdentifier) AND version = \(record.version)
-                    AND NOT EXISTS (SELECT 1 FROM inbox WHERE event_id = \(entry.eventID))
-                RETURNING 1
-            )
-            INSERT INTO inbox (event_id, request_identifier, processed_at, outputs)
-            SELECT \(entry.eventID), \(entry.requestIdentifier), \(entry.processedAt), \(outputs) FROM written
-            RETURNING 1
-            """
     }
 
     /// A notification record from its columns; nil when the notification is not stored (null columns).

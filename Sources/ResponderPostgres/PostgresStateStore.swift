@@ -11,19 +11,23 @@ import ServiceLifecycle
 /// atomically, guarded by optimistic concurrency on the notification's version, and a redelivered event gets its
 /// stored outputs byte for byte.
 ///
-/// A commit is one SQL statement (so one round trip and one transaction): a data-modifying CTE writes the
-/// notification if its version is still the loaded one and the event is not in the inbox, and the inbox row
-/// only if the notification was written. Under READ COMMITTED a commit that waited on another's row lock
-/// re-reads the row, so of two commits of the same event (a redelivery racing the original, on two workers) the
-/// second finds the version moved and writes nothing; and the inbox's primary key on the event id makes the
-/// commit the single point that can win even when neither touches the notification (the loser's statement fails
-/// on the key and is rolled back whole). The loser then reads the winner's outputs: `alreadyProcessed`, one
-/// effect. That also makes a commit whose outcome was lost with its connection safe to retry.
+/// Commits are grouped (``GroupCommit``): the commits that arrive while a batch is being written go together in
+/// the next one, at most 64, and one call of the schema's `commit_events` function (a prepared statement: one
+/// round trip) writes the batch in one transaction. Within it each commit is checked and written in turn exactly
+/// as it would be alone: its inbox row first, then the notification if its version is still the loaded one (a
+/// conflict takes the inbox row back), so a duplicate or a conflict of one event leaves the others of the batch
+/// alone, and a later commit sees what an earlier one wrote. Each caller gets its result once the batch's
+/// transaction committed. Under READ COMMITTED an inbox insert that meets another worker's uncommitted insert of
+/// the same event (a redelivery racing the original) waits for it and then yields: the inbox's primary key makes
+/// that the single point where one of them wins, and the loser answers with the winner's outputs,
+/// `alreadyProcessed`, one effect. That also makes a batch whose outcome was lost with its connection safe to
+/// write again. A batch is written in the order of its notifications' request identifiers and then event ids, so
+/// two workers' batches that share notifications or events take their locks in one order and do not deadlock.
 ///
-/// Concurrent commits run on the pool's connections at once (`pool_size`), each one round trip; PostgreSQL's
-/// WAL flush serves the commits that wait on it together. Serialization failures and deadlocks are retried (a
-/// few times, with jitter); connection and server trouble become ``StateStoreUnavailable``, and so does an
-/// operation that gets no answer within `timeout` (the sessions' statement_timeout too).
+/// Serialization failures and deadlocks are retried (a few times, with jitter); connection and server trouble
+/// become ``StateStoreUnavailable`` for every commit of the batch, and so does an operation that gets no answer
+/// within `timeout` (the sessions' statement_timeout too). PostgreSQL's durability is the server's
+/// (`synchronous_commit`): a batch's callers learn their results after its commit record is flushed.
 ///
 /// The pool works only while ``run()`` runs: add the store to the service group, before the services that use
 /// it, so it stops after them.
@@ -35,6 +39,7 @@ public final class PostgresStateStore: StateStore, Service {
     let client: PostgresClient
     let timeout: Duration
     let logger: Logger
+    private let groupCommit: GroupCommit
 
     /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``). Nothing connects
     /// before ``run()``.
@@ -52,8 +57,12 @@ public final class PostgresStateStore: StateStore, Service {
         self.timeout = timeout
         self.pruningBatch = pruningBatch
         self.logger = logger
-        client = PostgresClient(
+        let client = PostgresClient(
             configuration: url.clientConfiguration(statementTimeout: timeout), backgroundLogger: logger)
+        self.client = client
+        groupCommit = GroupCommit(maximumBatch: Self.maximumBatch) { batch in
+            await Self.write(batch, on: client, within: timeout, logger: logger)
+        }
     }
 
     /// Applies the migrations `url`'s schema lacks, under an advisory lock (workers starting together apply them
@@ -75,16 +84,10 @@ public final class PostgresStateStore: StateStore, Service {
     }
 
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-        let query: PostgresQuery = """
-            SELECT i.outputs, n.category_identifier, n.actions, n.handler_states, n.version
-            FROM (SELECT \(requestIdentifier)::text AS id) AS wanted
-            LEFT JOIN notification n ON n.request_identifier = wanted.id
-            LEFT JOIN inbox i ON i.event_id = \(eventID)
-            """
+        let statement = LoadEvent(requestIdentifier: requestIdentifier, eventID: eventID)
         return try await operation { client in
-            let rows = try await client.query(query, logger: self.logger)
-            for try await (outputs, category, actions, states, version) in rows.decode(
-                (ByteBuffer?, String?, ByteBuffer?, ByteBuffer?, Int64?).self)
+            for try await (outputs, category, actions, states, version) in try await client.execute(
+                statement, logger: self.logger)
             {
                 if let outputs { return .processed(try StoredBytes.outputs(outputs)) }
                 return .unprocessed(
@@ -95,24 +98,7 @@ public final class PostgresStateStore: StateStore, Service {
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        let query = Self.commitQuery(commit)
-        let eventID = commit.inboxEntry.eventID
-        return try await operation { client in
-            do {
-                let rows = try await client.query(query, logger: self.logger)
-                var written = false
-                for try await _ in rows { written = true }
-                if written { return .committed }
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-                // Another commit of this event won the inbox key: fall through to its outputs.
-            }
-            for try await outputs in try await client.query(
-                "SELECT outputs FROM inbox WHERE event_id = \(eventID)", logger: self.logger
-            ).decode(ByteBuffer.self) {
-                return .alreadyProcessed(try StoredBytes.outputs(outputs))
-            }
-            return .versionConflict
-        }
+        try await groupCommit.commit(commit)
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {

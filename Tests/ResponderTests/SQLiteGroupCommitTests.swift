@@ -16,24 +16,6 @@ import Testing
             handlerStates: ["h": Array(state.utf8)], version: version)
     }
 
-    /// The commits, all started at once; their results in the same order.
-    static func commitTogether(_ commits: [StateCommit], to store: SQLiteStateStore) async -> [Result<CommitResult, any Error>] {
-        await withTaskGroup(of: (Int, Result<CommitResult, any Error>).self) { group in
-            for (index, commit) in commits.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await store.commit(commit)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results = [Result<CommitResult, any Error>?](repeating: nil, count: commits.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
-        }
-    }
-
     @Test func manyCommitsAtOnceAllCommit() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStateStore(path: directory.path("state.sqlite"))
@@ -41,34 +23,12 @@ import Testing
         let commits = (0..<200).map { n in
             StateCommit(inboxEntry: Self.entry("e\(n)", request: "n\(n)", outputs: [output]), notification: Self.record("n\(n)"))
         }
-        let results = await Self.commitTogether(commits, to: store)
+        let results = await store.commitTogether(commits)
         #expect(results.allSatisfy { (try? $0.get()) == .committed })
         for n in [0, 99, 199] {
             #expect(try await store.load(requestIdentifier: "n\(n)", eventID: "e\(n)") == .processed([output]))
             #expect(try await store.notification("n\(n)")?.version == 1)
         }
-        try store.close()
-    }
-
-    /// Within a batch each commit sees what the ones before it wrote: the same event twice is processed once,
-    /// two writers of one notification from one version conflict.
-    @Test func commitsOfOneBatchSeeEachOther() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStateStore(path: directory.path("state.sqlite"))
-        let sameEvent = StateCommit(inboxEntry: Self.entry("twice", request: "a"), notification: nil)
-        let results = await Self.commitTogether(
-            [
-                sameEvent, sameEvent,
-                StateCommit(inboxEntry: Self.entry("b1", request: "b"), notification: Self.record("b", state: "1")),
-                StateCommit(inboxEntry: Self.entry("b2", request: "b"), notification: Self.record("b", state: "2")),
-            ], to: store)
-        let outcomes = results.map { try? $0.get() }
-        #expect(outcomes[0...1].sorted { "\($0!)" < "\($1!)" } == [.alreadyProcessed([]), .committed])
-        #expect(outcomes[2...3].sorted { "\($0!)" < "\($1!)" } == [.committed, .versionConflict])
-        let winner = outcomes[2] == .committed ? "1" : "2"
-        #expect(try await store.notification("b")?.handlerStates["h"] == Array(winner.utf8))
-        let loser = winner == "1" ? "b2" : "b1"
-        #expect(try await store.load(requestIdentifier: "b", eventID: loser) == .unprocessed(try await store.notification("b")))
         try store.close()
     }
 
@@ -89,9 +49,8 @@ import Testing
         try queue.close()
         let store = try SQLiteStateStore(path: path)
         let ids = (0..<40).map { $0 == 20 ? "poison" : "e\($0)" }
-        let results = await Self.commitTogether(
-            ids.map { StateCommit(inboxEntry: Self.entry($0, request: "n-\($0)"), notification: Self.record("n-\($0)")) },
-            to: store)
+        let results = await store.commitTogether(
+            ids.map { StateCommit(inboxEntry: Self.entry($0, request: "n-\($0)"), notification: Self.record("n-\($0)")) })
         for (id, result) in zip(ids, results) {
             if id == "poison" {
                 #expect(throws: DatabaseError.self) { try result.get() }

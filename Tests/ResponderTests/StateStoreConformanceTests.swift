@@ -140,6 +140,115 @@ import WorkerHarness
         }
     }
 
+    /// Commits that arrive together (and share a batch where a store groups them) each get the result they would
+    /// get alone, in some order: a duplicate or a conflict of one leaves the others written, a later commit sees
+    /// what an earlier one wrote, and a loser's event is left unprocessed.
+    @Test(arguments: StoreKind.allCases)
+    func commitsArrivingTogetherEachGetTheirOwnResult(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        #expect(try await store.change("b", event: "b0", at: .now) == .committed)
+        let loaded = try #require(try await store.notification("b"))
+        func changed(_ record: NotificationRecord, state: String) -> NotificationRecord {
+            var changed = record
+            changed.handlerStates = ["likes": Array(state.utf8)]
+            return changed
+        }
+        let fresh = NotificationRecord(requestIdentifier: "c", categoryIdentifier: "c", actions: [Fixtures.like])
+        let redelivered = NotificationRecord(requestIdentifier: "d", categoryIdentifier: "c", actions: [Fixtures.share])
+        let independent = (0..<32).map { n in
+            let output = OutboundMessage(
+                exchange: "x", routingKey: "r", body: Array("i\(n)".utf8) + [0, 255], properties: MessageProperties())
+            let record = NotificationRecord(requestIdentifier: "i\(n)", categoryIdentifier: "c", actions: [Fixtures.like])
+            return StateCommit(inboxEntry: entry("i\(n)", "i\(n)", outputs: [output]), notification: record)
+        }
+        let commits = [
+            // The same event twice without a notification change, with different outputs.
+            StateCommit(inboxEntry: entry("a1", "a", outputs: outputs), notification: nil),
+            StateCommit(inboxEntry: entry("a1", "a"), notification: nil),
+            // Two events changing one stored notification from the same version.
+            StateCommit(inboxEntry: entry("b1", "b"), notification: changed(loaded, state: "1")),
+            StateCommit(inboxEntry: entry("b2", "b"), notification: changed(loaded, state: "2")),
+            // Two events creating one notification.
+            StateCommit(inboxEntry: entry("c1", "c"), notification: fresh),
+            StateCommit(inboxEntry: entry("c2", "c"), notification: fresh),
+            // One event creating a notification twice: a redelivery racing its original.
+            StateCommit(inboxEntry: entry("d1", "d", outputs: outputs), notification: redelivered),
+            StateCommit(inboxEntry: entry("d1", "d", outputs: outputs), notification: redelivered),
+        ] + independent
+        let results = try await store.commitTogether(commits).map { try $0.get() }
+
+        let aWinner = results[0] == .committed ? 0 : 1
+        #expect(results[aWinner] == .committed)
+        #expect(results[1 - aWinner] == .alreadyProcessed(commits[aWinner].inboxEntry.outputs), "\(results[0...1])")
+        #expect(try await store.load(requestIdentifier: "a", eventID: "a1") == .processed(commits[aWinner].inboxEntry.outputs))
+
+        #expect(Set(results[2...3]) == [.committed, .versionConflict], "\(results[2...3])")
+        let bWinner = results[2] == .committed ? 2 : 3
+        let stored = try #require(try await store.notification("b"))
+        #expect(stored.version == 2)
+        #expect(stored.handlerStates == commits[bWinner].notification?.handlerStates)
+        let bLoser = commits[5 - bWinner].inboxEntry.eventID
+        #expect(try await store.load(requestIdentifier: "b", eventID: bLoser) == .unprocessed(stored))
+
+        #expect(Set(results[4...5]) == [.committed, .versionConflict], "\(results[4...5])")
+        #expect(try await store.notification("c")?.version == 1)
+        let cLoser = results[4] == .committed ? "c2" : "c1"
+        #expect(try await store.load(requestIdentifier: "c", eventID: cLoser) == .unprocessed(try await store.notification("c")))
+
+        #expect(Set(results[6...7]) == [.committed, .alreadyProcessed(outputs)], "\(results[6...7])")
+        #expect(try await store.notification("d")?.version == 1)
+        #expect(try await store.notification("d")?.actions == [Fixtures.share])
+
+        for (commit, result) in zip(independent, results[8...]) {
+            let id = commit.inboxEntry.eventID
+            #expect(result == .committed, "\(id)")
+            #expect(try await store.load(requestIdentifier: id, eventID: id) == .processed(commit.inboxEntry.outputs))
+            #expect(try await store.notification(id)?.version == 1)
+        }
+    }
+
+    /// A worker's whole prefetch redelivered to another worker while the first still commits it (a consumer that
+    /// lost its channel): the two race event by event, batch against batch, and every event has one effect and
+    /// gives both the same outputs.
+    @Test(arguments: StoreKind.allCases)
+    func aRedeliveredBatchRacingItsOriginalGivesOneEffectPerEvent(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let one = try await kind.make(in: directory)
+        let other = try await kind.another(of: one, in: directory)
+        for round in 0..<3 {
+            let commits = (0..<40).map { n in
+                let id = "r\(round)-e\(n)"
+                let output = OutboundMessage(exchange: "x", routingKey: id, body: Array(id.utf8), properties: MessageProperties())
+                // Two events per notification: the second of a pair conflicts with the first or with its redelivery.
+                let record = NotificationRecord(
+                    requestIdentifier: "r\(round)-n\(n / 2)", categoryIdentifier: "c", actions: [Fixtures.like])
+                return StateCommit(inboxEntry: entry(id, record.requestIdentifier, outputs: [output]), notification: record)
+            }
+            async let original = one.commitTogether(commits)
+            async let redelivery = other.commitTogether(commits.reversed())
+            let (first, second) = await (original, redelivery)
+            for (commit, (mine, theirs)) in zip(commits, zip(first, second.reversed())) {
+                let results = [try mine.get(), try theirs.get()]
+                let id = commit.inboxEntry.eventID
+                switch results.filter({ $0 == .committed }).count {
+                case 1:
+                    #expect(results.contains(.alreadyProcessed(commit.inboxEntry.outputs)), "\(id): \(results)")
+                    #expect(try await one.load(requestIdentifier: "", eventID: id) == .processed(commit.inboxEntry.outputs))
+                case 0:
+                    // Both lost to the other event of its notification: no effect at all, and nothing left behind.
+                    #expect(results == [.versionConflict, .versionConflict], "\(id): \(results)")
+                    #expect(try await one.load(requestIdentifier: "", eventID: id) == .unprocessed(nil))
+                default:
+                    Issue.record("\(id) committed twice: \(results)")
+                }
+            }
+            for n in 0..<20 {
+                #expect(try await one.notification("r\(round)-n\(n)")?.version == 1)
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func storesOnTheSameStateSeeEachOthersCommits(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()

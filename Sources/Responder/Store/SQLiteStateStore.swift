@@ -6,7 +6,7 @@ import NotificationEvents
 ///
 /// Writes are IMMEDIATE transactions, so writers of different processes take turns; a writer waits up to the
 /// busy timeout for another instead of failing. Commits that arrive while a transaction is being written share
-/// the next one (`SQLiteGroupCommit`); each event is still atomic, and its result is given only once its
+/// the next one (``GroupCommit``, at most 256 a transaction); each event is still atomic, and its result is given only once its
 /// transaction has committed. Outputs are stored with their exact bytes.
 ///
 /// Durability: WAL with `synchronous = NORMAL` (GRDB's setting for WAL). A committed event survives a crash of
@@ -16,7 +16,7 @@ public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
     public let notificationRetention: Duration
     private let pool: DatabasePool
-    private let groupCommit: SQLiteGroupCommit
+    private let groupCommit: GroupCommit
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -46,9 +46,10 @@ public final class SQLiteStateStore: StateStore {
         }
         self.inboxRetention = inboxRetention
         self.notificationRetention = notificationRetention
-        self.pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        self.pool = pool
         try pool.write(SQLiteSchema.create)
-        groupCommit = SQLiteGroupCommit(pool: pool)
+        groupCommit = GroupCommit(maximumBatch: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
     }
 
     /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what SQLite's automatic

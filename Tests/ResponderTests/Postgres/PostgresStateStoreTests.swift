@@ -40,8 +40,8 @@ struct PostgresStateStoreTests {
         #expect(results.filter { $0.found == 0 }.count == 1)
         #expect(results.allSatisfy { $0.now == PostgresStateStore.schemaVersion })
         #expect(
-            try await query("SELECT string_agg(version::text, ',') FROM responder_schema_migration", in: url)
-                == ["1"])
+            try await query("SELECT string_agg(version::text, ',' ORDER BY version) FROM responder_schema_migration", in: url)
+                == ["1,2"])
     }
 
     @Test func aSchemaNewerThanThisBuildIsRefused() async throws {
@@ -134,6 +134,25 @@ struct PostgresStateStoreTests {
                 results == [.committed, .alreadyProcessed([output])] || results == [.alreadyProcessed([]), .committed],
                 "\(results)")
         }
+    }
+
+    /// A commit the server refuses (an event id with a NUL, which no `text` can hold) fails alone: the batch it
+    /// shared is rolled back, and the others, written again each on its own, commit.
+    @Test func aCommitTheServerRefusesFailsAloneAndTheRestOfItsBatchCommits() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await TestPostgres.store(in: directory)
+        let ids = (0..<40).map { $0 == 20 ? "poison\u{0}" : "e\($0)" }
+        let results = await store.commitTogether(
+            ids.map { id in
+                let record = NotificationRecord(requestIdentifier: "n-\(id)", categoryIdentifier: "c", actions: [Fixtures.like])
+                let entry = InboxEntry(eventID: id, requestIdentifier: record.requestIdentifier, outputs: [], processedAt: .now)
+                return StateCommit(inboxEntry: entry, notification: record)
+            })
+        for (id, result) in zip(ids, results) where id != ids[20] {
+            #expect((try? result.get()) == .committed, "\(id)")
+            #expect(try await store.notification("n-\(id)")?.version == 1)
+        }
+        #expect(throws: PSQLError.self) { try results[20].get() }
     }
 
     /// sslmode as libpq means it, against scripts/postgres's certificate (for localhost, by a throwaway CA).

@@ -78,3 +78,24 @@ extension StateStore {
         return try await commit(StateCommit(inboxEntry: entry, notification: record))
     }
 }
+
+extension StateStore {
+    /// The commits, all started at once (so a store that groups commits takes many of them in one batch); their
+    /// results in the same order.
+    func commitTogether(_ commits: [StateCommit]) async -> [Result<CommitResult, any Error>] {
+        await withTaskGroup(of: (Int, Result<CommitResult, any Error>).self) { group in
+            for (index, commit) in commits.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.commit(commit)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results = [Result<CommitResult, any Error>?](repeating: nil, count: commits.count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
+}

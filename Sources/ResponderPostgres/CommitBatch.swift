@@ -1,0 +1,80 @@
+import Foundation
+import NotificationEvents
+import PostgresNIO
+import Responder
+
+/// A batch of commits as one call of the schema's `commit_events` function (migration 2): one prepared statement,
+/// prepared once per connection, one round trip and one transaction for the whole batch. Each commit is a position
+/// in eleven arrays; a commit without a notification change fills the notification's positions with placeholders
+/// the function does not read (postgres-nio binds no NULL array elements).
+struct CommitBatch: PostgresPreparedStatement {
+    static let sql = "SELECT outcome, stored FROM commit_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+
+    /// The function's row for one commit: its outcome and, when processed already, the stored outputs.
+    typealias Row = (Int16, ByteBuffer?)
+
+    /// What the function is told of a commit's notification.
+    private enum Change: Int16 {
+        case none = 0, insert = 1, update = 2
+    }
+
+    let commits: [StateCommit]
+
+    func makeBindings() throws -> PostgresBindings {
+        var eventIDs: [String] = [], eventRequests: [String] = [], processed: [Date] = [], outputs: [ByteBuffer] = []
+        var changes: [Int16] = [], requests: [String] = [], categories: [String] = [], actionSets: [ByteBuffer] = []
+        var actionsChanged: [Bool] = [], states: [ByteBuffer] = [], versions: [Int64] = []
+        for commit in commits {
+            let entry = commit.inboxEntry
+            eventIDs.append(entry.eventID)
+            eventRequests.append(entry.requestIdentifier)
+            processed.append(entry.processedAt)
+            outputs.append(StoredBytes.encode(entry.outputs))
+            guard let record = commit.notification else {
+                changes.append(Change.none.rawValue)
+                requests.append("")
+                categories.append("")
+                actionSets.append(ByteBuffer())
+                actionsChanged.append(false)
+                states.append(ByteBuffer())
+                versions.append(0)
+                continue
+            }
+            // A new record always writes its actions; an update only when they changed.
+            let writesActions = record.version == 0 || commit.actionsChanged
+            changes.append(record.version == 0 ? Change.insert.rawValue : Change.update.rawValue)
+            requests.append(record.requestIdentifier)
+            categories.append(record.categoryIdentifier)
+            actionSets.append(writesActions ? ByteBuffer(bytes: EventCodec.encode(record.actions)) : ByteBuffer())
+            actionsChanged.append(writesActions)
+            states.append(StoredBytes.encode(record.handlerStates))
+            versions.append(record.version)
+        }
+        var bindings = PostgresBindings(capacity: 11)
+        bindings.append(eventIDs)
+        bindings.append(eventRequests)
+        bindings.append(processed)
+        bindings.append(outputs)
+        bindings.append(changes)
+        bindings.append(requests)
+        bindings.append(categories)
+        bindings.append(actionSets)
+        bindings.append(actionsChanged)
+        bindings.append(states)
+        bindings.append(versions)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Row.self)
+    }
+
+    /// The result a row of the function stands for.
+    static func result(_ row: Row) throws -> CommitResult {
+        switch row {
+        case (0, _): return .committed
+        case (2, let stored?): return .alreadyProcessed(try StoredBytes.outputs(stored))
+        default: return .versionConflict
+        }
+    }
+}
