@@ -157,7 +157,7 @@ final class BrokerSession: Sendable {
         let scheduler = ResponseScheduler<Received>(
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
             retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [])
-        let (settlements, settlementSink) = AsyncStream<Settlement>.makeStream()
+        let settlements = HandOff<Settlement>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             group.addTask { [metrics] in
@@ -193,9 +193,9 @@ final class BrokerSession: Sendable {
                 }
             }
             group.addTask {
-                defer { settlementSink.finish() }
+                defer { settlements.finish() }
                 for await completion in scheduler.completions {
-                    settlementSink.yield(try self.publish(completion, on: output))
+                    settlements.yield(try self.publish(completion, on: output))
                 }
             }
             group.addTask {
