@@ -175,7 +175,7 @@ final class BrokerSession: Sendable {
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
             retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [],
             storeWaitInPlace: topology.isOrdered ? storeWait : nil)
-        let (settlements, settlementSink) = AsyncStream<Settlement>.makeStream()
+        let settlements = HandOff<Settlement>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             group.addTask { [metrics] in
@@ -211,9 +211,9 @@ final class BrokerSession: Sendable {
                 }
             }
             group.addTask {
-                defer { settlementSink.finish() }
+                defer { settlements.finish() }
                 for await completion in scheduler.completions {
-                    settlementSink.yield(try self.publish(completion, on: output))
+                    settlements.yield(try self.publish(completion, on: output))
                 }
             }
             group.addTask {

@@ -27,6 +27,32 @@ import Testing
         try Self.expectSameBytes(line)
     }
 
+    /// The output event, its data and action sets have writers of their own (`ActionSetUpdateJSON.swift`); they
+    /// write Foundation's bytes too, with every optional member present and absent and strings that need escapes.
+    /// The same values in other containers go through the generic encoder, which must agree as well.
+    @Test(arguments: ResponseOption.allCases)
+    func outputEventWriters(responseOption: ResponseOption) throws {
+        var event = Samples.update(responseOption: responseOption)
+        let tricky = NotificationAction(
+            identifier: "quote \" back \\ /", title: "controls \u{0}\u{1F} del \u{7F} é e\u{301} 🔴 \u{2028}",
+            options: [.authenticationRequired, .foreground], textInput: .init(buttonTitle: "\n", placeholder: ""))
+        let variants: [(inout ActionSetUpdateEvent) -> Void] = [
+            { _ in },
+            { $0.time = nil; $0.subject = nil; $0.datacontenttype = nil },
+            { $0.time = Date(timeIntervalSince1970: 1_795_165_205.125); $0.data.actions = [] },
+            { $0.data.actions = [tricky, Samples.replyAction]; $0.data.version = .max; $0.data.categoryIdentifier = "" },
+            { $0.source = "/é\"/"; $0.id = "\u{1}" },
+        ]
+        for change in variants {
+            change(&event)
+            #expect(EventCodec.encode(event) == Array(try EventCodec.encoder.encode(event)))
+            #expect(EventCodec.encode(event.data) == Array(try EventCodec.encoder.encode(event.data)))
+            #expect(EventCodec.encode(event.data.actions) == Array(try EventCodec.encoder.encode(event.data.actions)))
+            try Self.expectSameBytes([event])
+            try Self.expectSameBytes(["data": event.data])
+        }
+    }
+
     @Test(arguments: [
         "", "plain", "quote \" backslash \\ slash /", "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F} del \u{7F}",
         "é e\u{301} 🔴 \u{2028}",

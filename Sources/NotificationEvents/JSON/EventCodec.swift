@@ -114,7 +114,8 @@ public enum EventCodec {
     ///
     /// Every value of the contract's types encodes, except a `Double` that is NaN or infinite, which no JSON
     /// can carry: building such a value is a programming error, and this traps on it.
-    public static func encode(_ value: some Encodable) -> [UInt8] {
+    public static func encode<Value: Encodable>(_ value: Value) -> [UInt8] {
+        if let bytes = directlyWritten(value) { return bytes }
         do {
             return try ContractEncoder.encode(value)
         } catch {

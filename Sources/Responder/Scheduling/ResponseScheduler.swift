@@ -54,11 +54,10 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         var context: ServiceContext?
     }
 
-    /// The outcomes, in the order they complete; ends when ``run()`` returns.
-    public let completions: AsyncStream<Completion>
-    private let completionSink: AsyncStream<Completion>.Continuation
-    private let events: AsyncStream<Event>
-    private let eventSink: AsyncStream<Event>.Continuation
+    /// The outcomes, in the order they complete; ends when ``run()`` returns. A consumer that keeps up takes
+    /// them in batches with ``HandOff/take(into:)``.
+    public let completions = HandOff<Completion>()
+    private let events = HandOff<Event>()
     private let pipeline: ResponsePipeline
     private let maxConcurrentNotifications: Int
     private let retryDelaysInPlace: [Duration]
@@ -81,20 +80,18 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         self.maxConcurrentNotifications = maxConcurrentNotifications
         self.retryDelaysInPlace = retryDelaysInPlace
         self.storeWaitInPlace = storeWaitInPlace
-        (completions, completionSink) = AsyncStream.makeStream()
-        (events, eventSink) = AsyncStream.makeStream()
     }
 
     /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``, and
     /// from one task at a time: the order of the calls is the arrival order. The pipeline handles the message in the
     /// caller's service context (its trace, for the pipeline's spans).
     public func submit(_ message: InboundMessage, tag: Tag) {
-        eventSink.yield(.submitted(message, tag, ServiceContext.current))
+        events.yield(.submitted(message, tag, ServiceContext.current))
     }
 
     /// Says no more messages will be submitted: ``run()`` returns once every submitted message has completed.
     public func finish() {
-        eventSink.yield(.noMoreInput)
+        events.yield(.noMoreInput)
     }
 
     /// Handles the submitted messages until ``finish()`` was called and all have completed, or until the calling
@@ -116,20 +113,20 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         // No outcome: the event's wait was given up (the session ended), so nothing is reported and
                         // its input stays unacknowledged: the broker redelivers it, still ahead of the others.
                         guard let handled = await handleInPlace(next) else {
-                            eventSink.yield(.finishedHandling(requestIdentifier: key, abandoned: true))
+                            events.yield(.finishedHandling(requestIdentifier: key, abandoned: true))
                             return
                         }
-                        completionSink.yield(
+                        completions.yield(
                             Completion(
                                 tag: next.tag, message: next.input.message, event: next.input.event,
                                 outcome: handled.outcome, retriedInPlace: handled.retried,
                                 firstFailureInPlace: handled.firstFailure))
-                        eventSink.yield(.finishedHandling(requestIdentifier: key, abandoned: false))
+                        events.yield(.finishedHandling(requestIdentifier: key, abandoned: false))
                     }
                 }
             }
 
-            for await event in events {
+            func handle(_ event: Event) {
                 switch event {
                 case .submitted(let message, let tag, let context):
                     do throws(InputRejection) {
@@ -142,7 +139,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         }
                         queues[key]!.append(Queued(input: input, tag: tag, context: context))
                     } catch {
-                        completionSink.yield(
+                        completions.yield(
                             Completion(tag: tag, message: message, event: nil, outcome: error.outcome, retriedInPlace: 0,
                                 firstFailureInPlace: nil))
                     }
@@ -159,12 +156,20 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 case .noMoreInput:
                     inputEnded = true
                 }
+            }
+
+            // Everything that arrived since the last pass is handled in one: one wake-up for a burst of
+            // deliveries and completions, and notifications start once per pass.
+            var batch: [Event] = []
+            while await events.take(into: &batch) {
+                for event in batch { handle(event) }
+                batch.removeAll(keepingCapacity: true)
                 startReadyNotifications()
                 if inputEnded, running == 0, queues.isEmpty { break }
             }
         }
-        eventSink.finish()
-        completionSink.finish()
+        events.finish()
+        completions.finish()
     }
 
     /// Handles `queued`, again after each retry delay in place and after each store wait in place; nil when a
