@@ -13,7 +13,7 @@ struct BlockedConnectionTests {
     }
 
     private func blockedThenUnblocked(on node: BrokerNode) async throws {
-        let connection = try await AMQPConnection.connect(try Self.configuration(of: node))
+        let connection = try await AMQPConnection.connect(try TestBroker.configuration(url: node.url))
         let channel = try await connection.openChannel()
         let queue = try await channel.declareQueue("", durable: false, exclusive: true).name
         try await channel.enablePublisherConfirms()
@@ -44,7 +44,7 @@ struct BlockedConnectionTests {
     }
 
     private func closeWhileBlocked(on node: BrokerNode) async throws {
-        var configuration = try Self.configuration(of: node)
+        var configuration = try TestBroker.configuration(url: node.url)
         configuration.connectTimeout = .seconds(2)
         let connection = try await AMQPConnection.connect(configuration)
         let channel = try await connection.openChannel()
@@ -66,12 +66,6 @@ struct BlockedConnectionTests {
 
     /// RabbitMQ's default: alarms at 40 % of the machine's memory.
     private static let normalWatermark = "0.4"
-
-    private static func configuration(of node: BrokerNode, name: String = #function) throws -> AMQPConfiguration {
-        var configuration = try AMQPConfiguration(url: node.url)
-        configuration.connectionName = TestBroker.connectionName(name)
-        return configuration
-    }
 
     /// Runs `body` while a memory alarm blocks publishers on `node`, and lifts the alarm afterwards whatever
     /// happened, so that closing the connection does not wait on it.

@@ -15,9 +15,10 @@ public enum TestBroker {
         "tests \(name) \(UUID().uuidString.prefix(8))"
     }
 
-    /// The broker's configuration, with a ``connectionName(_:)`` for the test.
-    public static func configuration(name: String = #function) throws -> AMQPConfiguration {
-        var configuration = try AMQPConfiguration(url: url ?? "")
+    /// The configuration of the broker at `url` (the test broker unless given), with a ``connectionName(_:)``
+    /// for the test.
+    public static func configuration(url: String? = nil, name: String = #function) throws -> AMQPConfiguration {
+        var configuration = try AMQPConfiguration(url: url ?? Self.url ?? "")
         configuration.connectionName = connectionName(name)
         return configuration
     }
