@@ -179,6 +179,7 @@ let package = Package(
             name: "ResponderWorkerUnitTests",
             dependencies: [
                 "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "IntakeFuzzing",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

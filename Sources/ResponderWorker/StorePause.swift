@@ -23,10 +23,11 @@ final class StorePause: Sendable {
         var attempts = 0
         /// Whether an input waiting in place is checking the store; the others only watch for the pause's end.
         var checking = false
+        /// The inputs waiting in place while another one checks, woken when it stops checking (the pause ended,
+        /// or it gave up), keyed so a cancelled one can be taken out.
+        var watchers: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        var nextWatcher: UInt64 = 0
     }
-
-    /// How often inputs waiting in place look whether the pause ended, while another one checks the store.
-    private static let inPlacePoll = Duration.milliseconds(50)
 
     private let state = Mutex(State())
     private let store: any StateStore
@@ -93,12 +94,47 @@ final class StorePause: Sendable {
                 return !state.checking
             }
             guard checks else {
-                try await Task.sleep(for: Self.inPlacePoll)
+                try await watch()
                 continue
             }
-            defer { state.withLock { $0.checking = false } }
+            defer { stopChecking() }
             _ = try await checkAfterBackoff()
         }
+    }
+
+    /// Waits until the input checking the store stops: the pause ended, or that input gave up and another must
+    /// take over. Returns at once when nobody checks. Throws `CancellationError` when the task is cancelled.
+    private func watch() async throws {
+        let id = state.withLock { state in
+            defer { state.nextWatcher += 1 }
+            return state.nextWatcher
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Under the lock that stopChecking() and the cancellation handler take, so no wake-up is missed:
+                // the task's cancelled flag is set before its handler runs.
+                let now: Result<Void, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    guard state.paused, state.checking else { return .success(()) }
+                    state.watchers[id] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
+            }
+        } onCancel: {
+            state.withLock { $0.watchers.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Ends the checking input's turn and wakes the watchers: they return when the pause has ended, and one of
+    /// them checks next otherwise.
+    private func stopChecking() {
+        let watchers = state.withLock { state in
+            state.checking = false
+            defer { state.watchers.removeAll() }
+            return Array(state.watchers.values)
+        }
+        for watcher in watchers { watcher.resume() }
     }
 
     /// Waits the backoff's next delay, then checks the store; true when it answered, which ends the pause.

@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import Responder
+import Testing
+
+@testable import ResponderWorker
+
+/// Ordered mode's store pause (``StorePause/waitInPlace(_:)``): one held input checks the store while the others
+/// wait for the pause's end, a cancelled waiter leaves at once, and a waiter takes over the checks when the
+/// checking input gives up.
+@Suite(.timeLimit(.minutes(1)))
+struct InPlaceStorePauseTests {
+    /// A store whose availability checks fail until ``answer()``; it counts checks and how many ran at once.
+    actor CheckedStore: StateStore {
+        let inboxRetention = Duration.seconds(3_600)
+        let notificationRetention = Duration.seconds(3_600)
+        private let memory = InMemoryStateStore()
+        private var answers = false
+        private var running = 0
+        private(set) var checks = 0
+        private(set) var mostAtOnce = 0
+        private var checkWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        func answer() { answers = true }
+
+        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
+            await memory.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        }
+        func commit(_ commit: StateCommit) async throws -> CommitResult { await memory.commit(commit) }
+        func notification(_ requestIdentifier: String) async -> NotificationRecord? {
+            await memory.notification(requestIdentifier)
+        }
+        func pruneInbox(processedBefore cutoff: Date) async -> Int { 0 }
+        func pruneNotifications(changedBefore cutoff: Date) async -> Int { 0 }
+        func checkAvailability() async throws {
+            checks += 1
+            checkWatchers.removeAll { watcher in
+                guard checks >= watcher.count else { return false }
+                watcher.continuation.resume()
+                return true
+            }
+            running += 1
+            mostAtOnce = max(mostAtOnce, running)
+            defer { running -= 1 }
+            // Suspends, so a second check made at the same time would overlap this one.
+            for _ in 0..<3 { await Task.yield() }
+            guard answers else { throw StateStoreUnavailable(reason: "still down (a test's store)") }
+        }
+
+        /// Returns once the store has seen `count` checks.
+        func waitForChecks(_ count: Int) async {
+            guard checks < count else { return }
+            await withCheckedContinuation { checkWatchers.append((count, $0)) }
+        }
+    }
+
+    private static let outage = StateStoreUnavailable(reason: "disk full (a test's store)")
+
+    private static func pause(_ store: CheckedStore) -> StorePause {
+        StorePause(
+            store: store, backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(2)), readiness: Readiness(),
+            metrics: WorkerMetrics(), logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }, inPlace: true)
+    }
+
+    @Test func oneInputChecksTheStoreAndEveryInputGoesOnWhenItAnswers() async throws {
+        let store = CheckedStore()
+        let pause = Self.pause(store)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<5 { group.addTask { try await pause.waitInPlace(Self.outage) } }
+            await store.waitForChecks(4)
+            #expect(pause.isPaused)
+            await store.answer()
+            try await group.waitForAll()
+        }
+        #expect(!pause.isPaused)
+        #expect(await store.mostAtOnce == 1, "one input at a time checks the store")
+    }
+
+    @Test func aCancelledWaiterLeavesWhileThePauseGoesOn() async throws {
+        let store = CheckedStore()
+        let pause = Self.pause(store)
+        let checker = Task { try await pause.waitInPlace(Self.outage) }
+        await store.waitForChecks(1)
+        let waiters = (0..<3).map { _ in Task { try await pause.waitInPlace(Self.outage) } }
+        for waiter in waiters {
+            waiter.cancel()
+            await #expect(throws: CancellationError.self) { try await waiter.value }
+        }
+        #expect(pause.isPaused)
+        await store.answer()
+        try await checker.value
+        #expect(!pause.isPaused)
+    }
+
+    @Test func aWaiterTakesOverTheChecksWhenTheCheckingInputGivesUp() async throws {
+        let store = CheckedStore()
+        let pause = Self.pause(store)
+        let checker = Task { try await pause.waitInPlace(Self.outage) }
+        await store.waitForChecks(1)
+        let waiter = Task { try await pause.waitInPlace(Self.outage) }
+        checker.cancel()
+        await #expect(throws: CancellationError.self) { try await checker.value }
+        let checksSoFar = await store.checks
+        await store.waitForChecks(checksSoFar + 1)
+        await store.answer()
+        try await waiter.value
+        #expect(!pause.isPaused)
+        #expect(await store.mostAtOnce == 1)
+    }
+}
