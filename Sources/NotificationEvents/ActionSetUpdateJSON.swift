@@ -5,6 +5,10 @@ import Foundation
 // its time instantiating generic metadata (containers, optionals, arrays) for every value. The bytes are those of
 // `ContractEncoder` on the same value (FoundationParityTests compares them with Foundation's on every shape of
 // these types). `EventCodec.encode(_:)` takes this path for these types.
+//
+// The member names are written as literals, with their separators, quotes and colons, so they repeat the types'
+// `CodingKeys`: the types' `Codable` conformances stay the contract's one definition, and FoundationParityTests
+// fails the moment a name, an order or an omitted optional here differs from them.
 
 extension EventCodec {
     /// The bytes of the output event, its data or an action set, written directly; nil for a value of any other
