@@ -25,7 +25,7 @@ struct GracefulShutdownTests {
         try await waitFor("the second worker to take the rest") { try await stream.inputsLeft() == 0 }
         second.send(SIGTERM)
         #expect(try await second.waitForExit() == 0)
-        #expect(second.logText.contains("outcome=no-update"), "the second worker handled the rest")
+        #expect(second.logText.contains("outcome=no_update"), "the second worker handled the rest")
         #expect(!second.logText.contains("outcome=deduplicated"), "nothing handled by the first came back")
 
         updates += try await stream.probe.take(0, from: stream.topology.topology.outputQueue, timeout: .zero)

@@ -28,9 +28,9 @@ extension ResponseOutcome {
         case .failed(let error, let retryable):
             ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"]
         case .deadLetter(let reason, let detail):
-            ["outcome": "dead-letter", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
+            ["outcome": "dead_lettered", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
         case .storeUnavailable(let unavailable):
-            ["outcome": "store-unavailable", "reason": "\(unavailable.reason)"]
+            ["outcome": "store_unavailable", "reason": "\(unavailable.reason)"]
         }
     }
 }

@@ -19,7 +19,7 @@ public enum ResponseOutcome: Sendable {
         /// A handler changed the notification's actions: the outputs hold the action-set update.
         case updated
         /// Handlers ran and changed no actions: no outputs.
-        case noUpdate = "no-update"
+        case noUpdate = "no_update"
         /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
         /// event is not written to the inbox, since handling it again has no effect either.
         case ignored
