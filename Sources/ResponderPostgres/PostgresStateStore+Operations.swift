@@ -8,8 +8,8 @@ extension PostgresStateStore {
     /// The most times a statement that failed on a serialization failure or a deadlock is run.
     static let attempts = 5
 
-    /// The most commits one batch of the group commit takes: enough that a full prefetch is a few transactions,
-    /// few enough that a batch is a short transaction holding few row locks.
+    /// The most commits one batch of the group commit takes, and the most loads one query reads: enough that a full
+    /// prefetch is a few round trips, few enough that a batch is a short transaction holding few row locks.
     static let maximumBatch = 64
 
     /// Runs `body` on the pool (``operation(on:within:_:)``) within the store's timeout unless `bounded` is false.
@@ -82,6 +82,37 @@ extension PostgresStateStore {
                 results += await write([commit], on: client, within: timeout, logger: logger)
             }
             return results
+        }
+    }
+
+    /// The snapshot of each load of `keys`, read by one query (``LoadEvents``): the group load's serve. A failure of
+    /// the query (connection or server trouble becomes ``StateStoreUnavailable``) is every load's; stored bytes that
+    /// do not decode fail only their own load.
+    static func load(
+        _ keys: [LoadEvents.Key], on client: PostgresClient, within timeout: Duration, logger: Logger
+    ) async -> [Result<StateSnapshot, any Error>] {
+        let statement = LoadEvents(keys: keys)
+        do {
+            let rows = try await operation(on: client, within: timeout) { client in
+                var rows: [LoadEvents.Row] = []
+                for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+                return rows
+            }
+            var results = [Result<StateSnapshot, any Error>](
+                repeating: .failure(StateStoreUnavailable(reason: "PostgreSQL: no row for a load")), count: keys.count)
+            for (position, outputs, category, actions, states, version) in rows {
+                guard let index = Int(exactly: position - 1), keys.indices.contains(index) else { continue }
+                results[index] = Result {
+                    if let outputs { return .processed(try StoredBytes.outputs(outputs)) }
+                    return .unprocessed(
+                        try record(
+                            keys[index].requestIdentifier, category: category, actions: actions, states: states,
+                            version: version))
+                }
+            }
+            return results
+        } catch {
+            return keys.map { _ in .failure(error) }
         }
     }
 

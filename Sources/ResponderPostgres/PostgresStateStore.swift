@@ -11,6 +11,9 @@ import ServiceLifecycle
 /// atomically, guarded by optimistic concurrency on the notification's version, and a redelivered event gets its
 /// stored outputs byte for byte.
 ///
+/// Loads are grouped as commits are: the loads that arrive while one group's query runs are read together by the next
+/// (``LoadEvents``, one round trip for up to 64 events).
+///
 /// Commits are grouped (``GroupCommit``): the commits that arrive while a batch is being written go together in
 /// the next one, at most 64, and one call of the schema's `commit_events` function (a prepared statement: one
 /// round trip) writes the batch in one transaction. Within it each commit is checked and written in turn exactly
@@ -40,6 +43,7 @@ public final class PostgresStateStore: StateStore, Service {
     let timeout: Duration
     let logger: Logger
     private let groupCommit: GroupCommit
+    private let groupLoad: GroupedCalls<LoadEvents.Key, StateSnapshot>
 
     /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``). Nothing connects
     /// before ``run()``.
@@ -60,8 +64,11 @@ public final class PostgresStateStore: StateStore, Service {
         let client = PostgresClient(
             configuration: url.clientConfiguration(statementTimeout: timeout), backgroundLogger: logger)
         self.client = client
-        groupCommit = GroupCommit(maximumBatch: Self.maximumBatch) { batch in
+        groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in
             await Self.write(batch, on: client, within: timeout, logger: logger)
+        }
+        groupLoad = GroupedCalls(maximumGroup: Self.maximumBatch) { keys in
+            await Self.load(keys, on: client, within: timeout, logger: logger)
         }
     }
 
@@ -84,21 +91,11 @@ public final class PostgresStateStore: StateStore, Service {
     }
 
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-        let statement = LoadEvent(requestIdentifier: requestIdentifier, eventID: eventID)
-        return try await operation { client in
-            for try await (outputs, category, actions, states, version) in try await client.execute(
-                statement, logger: self.logger)
-            {
-                if let outputs { return .processed(try StoredBytes.outputs(outputs)) }
-                return .unprocessed(
-                    try Self.record(requestIdentifier, category: category, actions: actions, states: states, version: version))
-            }
-            return .unprocessed(nil)
-        }
+        try await groupLoad(LoadEvents.Key(requestIdentifier: requestIdentifier, eventID: eventID))
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        try await groupCommit.commit(commit)
+        try await groupCommit(commit)
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {

@@ -208,6 +208,50 @@ import WorkerHarness
         }
     }
 
+    /// Loads that arrive together (and share a query where a store groups them) each get the snapshot they would get
+    /// alone: processed events their stored outputs, others their notification or none, duplicates alike.
+    @Test(arguments: StoreKind.allCases)
+    func loadsArrivingTogetherEachGetTheirOwnSnapshot(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        for n in stride(from: 0, to: 40, by: 2) {
+            let record = NotificationRecord(requestIdentifier: "n\(n)", categoryIdentifier: "c", actions: [Fixtures.like])
+            let output = OutboundMessage(
+                exchange: "x", routingKey: "r", body: Array("n\(n)".utf8) + [0, 255], properties: MessageProperties())
+            #expect(try await store.commit(StateCommit(inboxEntry: entry("e\(n)", "n\(n)", outputs: [output]), notification: record)) == .committed)
+        }
+        // Stored and unknown notifications, processed and new events, an event of another notification, and
+        // every key twice.
+        let keys = (0..<40).flatMap { n in
+            [("n\(n)", "e\(n)"), ("n\(n)", "new\(n)"), ("n\(n)", "e\((n + 2) % 40)")]
+        }
+        let together = keys + keys
+        let snapshots = await withTaskGroup(of: (Int, Result<StateSnapshot, any Error>).self) { group in
+            for (index, key) in together.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await store.load(requestIdentifier: key.0, eventID: key.1)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var snapshots = [StateSnapshot?](repeating: nil, count: together.count)
+            for await (index, result) in group { snapshots[index] = try? result.get() }
+            return snapshots
+        }
+        for (key, snapshot) in zip(together, snapshots) {
+            let alone = try await store.load(requestIdentifier: key.0, eventID: key.1)
+            #expect(snapshot == alone, "\(key)")
+        }
+        #expect(try await store.load(requestIdentifier: "n1", eventID: "new1") == .unprocessed(nil))
+        guard case .unprocessed(let record?) = try await store.load(requestIdentifier: "n0", eventID: "new0") else {
+            Issue.record("n0 is not stored")
+            return
+        }
+        #expect(record.version == 1)
+    }
+
     /// A worker's whole prefetch redelivered to another worker while the first still commits it (a consumer that
     /// lost its channel): the two race event by event, batch against batch, and every event has one effect and
     /// gives both the same outputs.

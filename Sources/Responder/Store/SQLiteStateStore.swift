@@ -49,7 +49,7 @@ public final class SQLiteStateStore: StateStore {
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
         try pool.write(SQLiteSchema.create)
-        groupCommit = GroupCommit(maximumBatch: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
+        groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
     }
 
     /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what SQLite's automatic
@@ -91,7 +91,7 @@ public final class SQLiteStateStore: StateStore {
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        try await SQLiteUnavailability.mapping { try await groupCommit.commit(commit) }
+        try await SQLiteUnavailability.mapping { try await groupCommit(commit) }
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
