@@ -27,10 +27,10 @@ final class OutputSink {
         self.keepsLines = keepsLines
     }
 
-    /// Writes `line` and a line break.
-    func write(_ line: String) throws {
-        if keepsLines { lines.append(line) }
-        buffer.append(contentsOf: line.utf8)
+    /// Writes `line` (UTF-8) and a line break.
+    func write(_ line: [UInt8]) throws {
+        if keepsLines { lines.append(String(decoding: line, as: UTF8.self)) }
+        buffer.append(contentsOf: line)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { try flush() }
     }

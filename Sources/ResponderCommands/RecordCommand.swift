@@ -40,7 +40,7 @@ struct RecordCommand: AsyncParsableCommand {
         defer { stopper.cancel() }
         var recorded = 0
         for try await delivery in tap.deliveries {
-            try sink.write(String(decoding: EventCodec.encode(FixtureLine(InboundMessage(delivery))), as: UTF8.self))
+            try sink.write(EventCodec.encode(FixtureLine(InboundMessage(delivery))))
             try channel.ack(deliveryTag: delivery.deliveryTag)
             recorded += 1
             if let limit, recorded >= limit { break }

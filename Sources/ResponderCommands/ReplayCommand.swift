@@ -25,6 +25,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Where the outputs go (default: stdout).")
     var out: String?
 
+    @Option(name: Settings.concurrency.name, help: Settings.concurrency.help) var concurrency: String?
     @Option(name: Settings.expect.name, help: Settings.expect.help) var expect: String?
     @Option(name: Settings.replayLogLevel.name, help: Settings.replayLogLevel.help) var logLevel: String?
 
@@ -33,6 +34,8 @@ struct ReplayCommand: AsyncParsableCommand {
         let logger = bootstrapLogging(level: try Settings.replayLogLevel.resolve(logLevel, environment))
         try ReadableFile.check(fixture, as: "FIXTURE")
         let expect = try Settings.expect.resolveOptional(self.expect, environment)
+        // As many notifications at once as `run` handles, so the store's group commit gets batches as large.
+        let concurrency = try Settings.concurrency.resolve(self.concurrency, environment)
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
         let state = try await handlers.openStore(environment, logger: logger)
         let service = Task { try await state.service?.run() }
@@ -44,7 +47,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()
-        let summary = try await Replay(pipeline: pipeline).run(
+        let summary = try await Replay(pipeline: pipeline, maxConcurrentNotifications: concurrency).run(
             fixture: URL(fileURLWithPath: fixture), onOutput: sink.write,
             onProblem: { problem in
                 progress.clear()

@@ -11,7 +11,7 @@ import WorkerHarness
     private static func replay(_ name: String, store: any StateStore = InMemoryStateStore()) async throws -> String {
         let pipeline = ResponsePipeline(registry: RedGreen.makeRegistry(), store: store, logger: .quiet)
         var text = ""
-        _ = try await Replay(pipeline: pipeline).run(fixture: Paths.session(name), onOutput: { text += $0 + "\n" })
+        _ = try await Replay(pipeline: pipeline).run(fixture: Paths.session(name), onOutput: { text += String(decoding: $0, as: UTF8.self) + "\n" })
         return text
     }
 

@@ -46,7 +46,7 @@ import WorkerHarness
         var outputs: [String] = []
         var problems: [ReplayProblem] = []
         let summary = try await Replay(pipeline: pipeline, maxConcurrentNotifications: 2).run(
-            fixture: url, onOutput: { outputs.append($0) }, onProblem: { problems.append($0) })
+            fixture: url, onOutput: { outputs.append(String(decoding: $0, as: UTF8.self)) }, onProblem: { problems.append($0) })
         return (outputs, problems, summary)
     }
 

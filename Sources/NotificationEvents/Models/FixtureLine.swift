@@ -92,7 +92,7 @@ public struct FixtureLine: Sendable, Hashable, Codable, ContractObject {
     /// The body, when it is not JSON by the contract's rules (or is JSON `null`).
     public var bodyBase64: String?
     /// The JSON body as the recorded or decoded text, so ``bodyBytes`` gives back exactly those bytes.
-    private var bodyJSON: RawJSON?
+    private(set) var bodyJSON: RawJSON?
 
     /// A line for `bytes`, stored as JSON when they are JSON by the contract's rules and as base64 otherwise.
     ///

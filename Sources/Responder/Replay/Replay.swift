@@ -23,14 +23,16 @@ public struct Replay: Sendable {
     ///
     /// - Parameters:
     ///   - url: the fixture file.
-    ///   - onOutput: receives each output as one fixture line (stable JSON, no line break), in input order.
+    ///   - onOutput: receives each output as the UTF-8 bytes of one fixture line (stable JSON, no line break), in
+    ///     input order. Bytes, not a `String`: a writer copies them as they are, where a `String` would validate them
+    ///     again.
     ///   - onProblem: receives each line that was dead-lettered or failed, in input order.
     ///   - onProgress: receives the summary so far after each line.
     /// - Returns: the summary of the whole run.
     /// - Throws: when the fixture cannot be read, what `onOutput` throws, or ``ReplayStoreUnavailable`` when the state
     ///   store became unavailable: the replay stops there, since every later line would meet it too.
     public func run(
-        fixture url: URL, onOutput: (String) throws -> Void, onProblem: (ReplayProblem) -> Void = { _ in },
+        fixture url: URL, onOutput: ([UInt8]) throws -> Void, onProblem: (ReplayProblem) -> Void = { _ in },
         onProgress: (ReplaySummary) -> Void = { _ in }
     ) async throws -> ReplaySummary {
         var reader = try FixtureReader(url: url)
@@ -40,7 +42,7 @@ public struct Replay: Sendable {
             for (line, completed) in ready {
                 if let problem = try summary.count(completed.event, completed.outcome, line: line) { onProblem(problem) }
                 for output in completed.outcome.outputs {
-                    try onOutput(String(decoding: EventCodec.encode(FixtureLine(output)), as: UTF8.self))
+                    try onOutput(EventCodec.encode(FixtureLine(output)))
                 }
                 onProgress(summary)
             }
