@@ -212,8 +212,13 @@ private struct ResponseEventReader {
         return text
     }
 
+    /// A date-time; read from the document's bytes unless its text has escapes.
     private func date(_ node: Int) throws(Unread) -> Date {
-        guard let date = InternetDate.parse(try string(node)) else { throw Unread() }
+        guard node != Self.absent, nodes[node].kind == .string else { throw Unread() }
+        let date = nodes[node].needsDecoding
+            ? InternetDate.parse(JSONTape.string(nodes[node], in: bytes))
+            : InternetDate.parse(utf8: UnsafeBufferPointer(rebasing: bytes[nodes[node].textRange]))
+        guard let date else { throw Unread() }
         return date
     }
 
