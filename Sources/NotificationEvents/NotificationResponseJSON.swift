@@ -46,13 +46,12 @@ private struct ResponseEventReader {
             else if matches(key, "subject") { subject = value }
             else if matches(key, "datacontenttype") { datacontenttype = value }
         }
-        // `const` in the schema: compared scalar by scalar, which for valid UTF-8 is byte by byte.
-        let version = try string(specversion)
-        guard version.utf8.elementsEqual(NotificationResponseEvent.specVersion.utf8) else { throw Unread() }
-        let eventType = try string(type)
-        guard eventType.utf8.elementsEqual(EventType.notificationResponse.utf8) else { throw Unread() }
+        // Equal to the constants, so the event's own (which the initializer sets) are the same strings.
+        guard try string(specversion, is: NotificationResponseEvent.specVersion),
+              try string(type, is: EventType.notificationResponse)
+        else { throw Unread() }
         let event = NotificationResponseEvent(
-            id: try identifier(id), source: try nonEmpty(source), type: eventType, time: try optionalDate(time),
+            id: try identifier(id), source: try nonEmpty(source), type: EventType.notificationResponse, time: try optionalDate(time),
             subject: try optionalString(subject), datacontenttype: try optionalString(datacontenttype),
             data: try response(data))
         if let subject = event.subject, subject != event.data.notification.request.identifier { throw Unread() }
@@ -127,14 +126,13 @@ private struct ResponseEventReader {
             else if matches(key, "repeats") { repeats = value }
             else if matches(key, "region") { region = value }
         }
-        let kind = try string(type)
-        if kind.utf8.elementsEqual("push".utf8) { return .push }
-        if kind.utf8.elementsEqual("timeInterval".utf8) {
+        if try string(type, is: "push") { return .push }
+        if try string(type, is: "timeInterval") {
             let seconds = try number(timeInterval)
             guard seconds > 0 else { throw Unread() }
             return .timeInterval(seconds: seconds, repeats: try optionalBool(repeats) ?? false)
         }
-        if kind.utf8.elementsEqual("location".utf8) {
+        if try string(type, is: "location") {
             return .location(region: try self.region(region), repeats: try optionalBool(repeats) ?? false)
         }
         throw Unread()
@@ -195,6 +193,18 @@ private struct ResponseEventReader {
         return JSONTape.string(nodes[node], in: bytes)
     }
 
+    /// Whether the string at `node` is `constant`, compared scalar by scalar as the schemas' `const` and `enum`
+    /// do, which for UTF-8 is byte by byte: on the document's bytes unless the text has escapes.
+    private func string(_ node: Int, is constant: String) throws(Unread) -> Bool {
+        guard node != Self.absent, nodes[node].kind == .string else { throw Unread() }
+        var constant = constant
+        return constant.withUTF8 { expected in
+            nodes[node].needsDecoding
+                ? JSONTape.string(nodes[node], in: bytes).utf8.elementsEqual(expected)
+                : JSONText.compareBytes(UnsafeBufferPointer(rebasing: bytes[nodes[node].textRange]), expected) == 0
+        }
+    }
+
     private func optionalString(_ node: Int) throws(Unread) -> String? {
         isPresent(node) ? try string(node) : nil
     }
@@ -205,10 +215,11 @@ private struct ResponseEventReader {
         return text
     }
 
-    /// As `decodeIdentifier`: no U+0000 (whose only UTF-8 form is a zero byte) and, unless `mayBeEmpty`, not empty.
+    /// As `decodeIdentifier`: no U+0000 and, unless `mayBeEmpty`, not empty. U+0000's only UTF-8 form is a zero
+    /// byte, and only an escape can put one in a string (the parser refuses raw control characters).
     private func identifier(_ node: Int, mayBeEmpty: Bool = false) throws(Unread) -> String {
         let text = try mayBeEmpty ? string(node) : nonEmpty(node)
-        guard !text.utf8.contains(0) else { throw Unread() }
+        guard !nodes[node].needsDecoding || !text.utf8.contains(0) else { throw Unread() }
         return text
     }
 
