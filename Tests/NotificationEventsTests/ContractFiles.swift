@@ -63,7 +63,7 @@ struct CorpusDocument: Sendable, CustomTestStringConvertible {
     }
 
     /// A message in binary content mode as a corpus document writes it: the body as text.
-    private struct BinaryModeMessage: Decodable {
+    struct BinaryModeMessage: Decodable {
         var contentType: String?
         var headers: [String: JSONValue]
         var body: String

@@ -42,8 +42,30 @@ public enum EventCodec {
     ///
     /// `specversion` and `type` are checked before the data, so an unknown event is refused as such whatever its
     /// data holds. A `subject` must equal the request identifier.
+    ///
+    /// A valid event is read directly (`NotificationResponseJSON.swift`); anything that reader does not accept is
+    /// judged by the strict decoder, so refusals and their field paths are the strict decoder's.
     public static func decodeResponseEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationResponseEvent {
-        let event: NotificationResponseEvent = try decodeEvent(body, type: EventType.notificationResponse)
+        let tape = try StrictJSONParser.parse(Array(body))
+        if let event = directlyReadResponseEvent(tape) { return event }
+        return try strictlyDecodedResponseEvent(tape)
+    }
+
+    /// ``decodeResponseEvent(_:)`` by the strict decoder alone, which the direct reader must agree with: for the
+    /// tests and the fuzzer that compare the two.
+    package static func decodeResponseEventStrictly(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationResponseEvent {
+        try strictlyDecodedResponseEvent(StrictJSONParser.parse(Array(body)))
+    }
+
+    /// ``decodeResponseEvent(headers:contentType:body:)`` by the strict decoder alone, for the same comparisons.
+    package static func decodeResponseEventStrictly(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> NotificationResponseEvent {
+        try decodeResponseEventStrictly(BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
+    private static func strictlyDecodedResponseEvent(_ tape: JSONTape) throws(EventDecodingError) -> NotificationResponseEvent {
+        let event: NotificationResponseEvent = try decodeEvent(tape, type: EventType.notificationResponse)
         try requireSubject(event.subject, equalTo: event.data.notification.request.identifier,
                            named: "data.notification.request.identifier")
         return event
@@ -63,7 +85,7 @@ public enum EventCodec {
     /// Beyond its schema, its `id` must be ``CloudEvent/id(causedBy:)`` of its causation id and a `subject` must
     /// equal the request identifier.
     public static func decodeActionSetUpdateEvent(_ body: some DataProtocol) throws(EventDecodingError) -> ActionSetUpdateEvent {
-        let event: ActionSetUpdateEvent = try decodeEvent(body, type: EventType.actionSetUpdated)
+        let event: ActionSetUpdateEvent = try decodeEvent(StrictJSONParser.parse(Array(body)), type: EventType.actionSetUpdated)
         try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
         guard event.id == ActionSetUpdateEvent.id(causedBy: event.data.causationId) else {
             throw .invalidField(path: "id", problem: "must be derived from data.causationId")
@@ -173,9 +195,8 @@ public enum EventCodec {
     }
 
     private static func decodeEvent<Payload: Sendable & Hashable & Codable>(
-        _ body: some DataProtocol, type expectedType: String
+        _ tape: JSONTape, type expectedType: String
     ) throws(EventDecodingError) -> CloudEvent<Payload> {
-        let tape = try StrictJSONParser.parse(Array(body))
         let envelope = try decode(Envelope.self, from: tape)
         guard sameScalars(envelope.specversion, CloudEvent<Payload>.specVersion) else {
             throw .unknownSpecVersion(envelope.specversion)

@@ -8,7 +8,13 @@ import Foundation
 /// Writing is UTC with milliseconds only when there are any, so dates are kept to the millisecond.
 enum InternetDate {
     static func parse(_ text: String) -> Date? {
-        var scanner = DigitScanner(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Reads the date-time whose UTF-8 text is `utf8`, as ``parse(_:)`` does, without making a `String` of it.
+    static func parse(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = DigitScanner(utf8)
         guard let year = scanner.number(digits: 4), scanner.skip("-"),
               let month = scanner.number(digits: 2), scanner.skip("-"),
               let day = scanner.number(digits: 2), scanner.skip("T") || scanner.skip("t"),
@@ -112,10 +118,10 @@ enum InternetDate {
 
 /// Reads the fixed-width ASCII fields of an RFC 3339 date-time.
 private struct DigitScanner {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var isAtEnd: Bool { index == bytes.count }
 
@@ -139,7 +145,7 @@ private struct DigitScanner {
     mutating func digitRun() -> String? {
         let start = index
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-        return index > start ? String(decoding: bytes[start..<index], as: UTF8.self) : nil
+        return index > start ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) : nil
     }
 
     /// The offset east of UTC in seconds: `Z`/`z` or `±HH:MM` with HH ≤ 23 and MM ≤ 59.

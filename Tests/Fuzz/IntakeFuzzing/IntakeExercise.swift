@@ -29,6 +29,7 @@ public enum IntakeExercise {
         // `record` writes every delivery as a fixture line: each header must have a JSON form.
         let line = EventCodec.encode(FixtureLine(message))
         precondition((try? EventCodec.decodeFixtureLine(line)) != nil, "a recorded line does not read back")
+        expectDirectReadingAgrees(message)
 
         do {
             _ = try pipeline.decode(message)
@@ -45,6 +46,24 @@ public enum IntakeExercise {
             expectDeadLetter(
                 routing.deadLetter(delivery, reason: error.reason, detail: error.detail, limits: limits, now: now), of: delivery)
         }
+    }
+
+    /// The input event's direct reader changes no verdict: in both content modes, `decodeResponseEvent` gives the
+    /// strict decoder's event or its exact error.
+    private static func expectDirectReadingAgrees(_ message: InboundMessage) {
+        typealias Outcome = Result<NotificationResponseEvent, EventDecodingError>
+        let properties = message.properties
+        let structured = Outcome { () throws(EventDecodingError) in try EventCodec.decodeResponseEvent(message.body) }
+        let strict = Outcome { () throws(EventDecodingError) in try EventCodec.decodeResponseEventStrictly(message.body) }
+        precondition(structured == strict, "the direct reader and the strict decoder disagree")
+        let binary = Outcome { () throws(EventDecodingError) in
+            try EventCodec.decodeResponseEvent(headers: properties.headers, contentType: properties.contentType, body: message.body)
+        }
+        let binaryStrict = Outcome { () throws(EventDecodingError) in
+            try EventCodec.decodeResponseEventStrictly(
+                headers: properties.headers, contentType: properties.contentType, body: message.body)
+        }
+        precondition(binary == binaryStrict, "the direct reader and the strict decoder disagree in binary mode")
     }
 
     /// A dead letter always fits the wire (the body aside, which the transport bounds), carries readable failure
