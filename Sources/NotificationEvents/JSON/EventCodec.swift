@@ -21,7 +21,9 @@ import Foundation
 /// formatting. The parser builds a flat tape (`JSONTape`: one node per value, no strings or dictionaries) and the
 /// decoder reads the contract's types from it directly. Measured with `responder-bench` under callgrind on the
 /// 1,000-line RedGreen mix: decoding a response event went from about 396,000 instructions to 63,382, and a
-/// processed event from 660,040 to 170,475 in all.
+/// processed event from 660,040 to 170,475 in all. A valid input event is now read from the tape directly, without
+/// `Decodable` (`NotificationResponseJSON.swift`), which halved its decoding again (51,990 to 25,500 instructions,
+/// Benchmarks/PROFILE.md); the figures below were measured before that and before the output's direct writer.
 ///
 /// The encoder (`ContractEncoder`) writes byte for byte what `JSONEncoder` writes with ``encoder``'s settings
 /// (FoundationParityTests hold it to that), so it stays only while it pays. Measured on 2026-11-24 with
