@@ -162,8 +162,8 @@ final class BrokerSession: Sendable {
     /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler, the scheduler handles
     /// events (one at a time per notification), publishing hands each completion's messages to the connection in
     /// completion order (which keeps a notification's updates in order on the wire), confirming waits for the
-    /// confirms of inputs with outputs, in the order they were published, and acknowledges each, and settling
-    /// acknowledges the inputs without outputs as they come, those that arrive together with one call.
+    /// confirms of inputs with outputs, in the order they were published, and acknowledges them as they arrive,
+    /// and settling acknowledges the inputs without outputs as they come; inputs settled together share one call.
     private func process(_ consumers: [(AMQPConsumer, Input)], output: AMQPChannel) async throws {
         let topology = configuration.topology
         // Ordered mode keeps a failed or store-held input where it is, so that no later event of its notification
@@ -225,8 +225,10 @@ final class BrokerSession: Sendable {
                 }
             }
             group.addTask {
-                for await settlement in confirming {
-                    if try await self.confirm(settlement) { try self.acknowledge([settlement]) }
+                var batch: [Settlement] = []
+                while await confirming.take(into: &batch) {
+                    try await self.confirmAndAcknowledge(batch)
+                    batch.removeAll(keepingCapacity: true)
                 }
             }
             group.addTask {
@@ -335,6 +337,21 @@ final class BrokerSession: Sendable {
         return Settlement(
             intake: completion.tag.intake, acks: completion.tag.input.acks, confirmations: confirmations,
             publishSpan: publishSpan, outcome: outcome, reason: reason)
+    }
+
+    /// Acknowledges the inputs of `batch`, in the order they were published, as their confirms arrive: the ones
+    /// already confirmed when the loop reaches them share one ``acknowledge(_:)`` (one `multiple` ack where their
+    /// tags allow), which goes out before the loop waits for a confirm still to come.
+    private func confirmAndAcknowledge(_ batch: [Settlement]) async throws {
+        var confirmed: [Settlement] = []
+        for settlement in batch {
+            if !confirmed.isEmpty, settlement.confirmations.contains(where: { !$0.isResolved }) {
+                try acknowledge(confirmed)
+                confirmed.removeAll(keepingCapacity: true)
+            }
+            if try await confirm(settlement) { confirmed.append(settlement) }
+        }
+        if !confirmed.isEmpty { try acknowledge(confirmed) }
     }
 
     /// Waits for the broker's confirms of everything `settlement`'s input produced and returns `true`; when the
