@@ -49,6 +49,9 @@ public final class PublishConfirmation: @unchecked Sendable {
         if let result { throw result }
     }
 
+    /// Whether the outcome is known, so that ``confirmed()`` returns (or throws) without waiting.
+    public var isResolved: Bool { state.load(ordering: .acquiring) == Self.resolved }
+
     /// Records the outcome (`nil` for success) and wakes the awaiting task; called once, on the I/O thread.
     func resolve(_ error: AMQPError?) {
         outcome = error

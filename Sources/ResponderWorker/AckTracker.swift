@@ -1,18 +1,36 @@
 import DequeModule
 
-/// Tracks which deliveries of one channel are settled, so one `basic.ack` with `multiple` can cover every
-/// delivery up to the newest one that has no unsettled delivery before it.
+/// Tracks which deliveries of one channel are settled and which acks to send for them: one `basic.ack` with
+/// `multiple` for the settled prefix, and an ack of its own for each delivery settled behind an unsettled one.
 ///
-/// Acking with `multiple` past an unsettled delivery would ack it too and lose it on a crash, so the tracker
-/// only reports the end of the settled prefix. A delivery rejected on its own is no longer outstanding at the
-/// broker, so an ack with `multiple` may pass it but must not name it.
+/// Acking with `multiple` past an unsettled delivery would ack it too and lose it on a crash, so `multiple` only
+/// covers the settled prefix. A delivery acked or rejected on its own is no longer outstanding at the broker, so a
+/// later ack with `multiple` may pass it but must not name it. Acks wait for nothing: what ``settled(_:acked:)``
+/// recorded goes out with the next ``takeAcks()``, whether or not earlier deliveries are still in flight.
 struct AckTracker: Sendable {
     private enum Entry {
-        case inFlight, acked, rejected
+        /// Received, not settled.
+        case inFlight
+        /// Accepted, its ack not taken yet.
+        case toAck
+        /// Acked or rejected at the broker: no longer outstanding there.
+        case done
+    }
+
+    /// The acks that settle what was recorded since the last ``AckTracker/takeAcks()``.
+    struct Acks: Equatable, Sendable {
+        /// Ack every outstanding delivery up to and including this one (`multiple`), when set.
+        var through: UInt64?
+        /// Ack each of these alone: an earlier delivery is still in flight.
+        var alone: [UInt64] = []
+
+        var isEmpty: Bool { through == nil && alone.isEmpty }
     }
 
     private var entries = Deque<Entry>()
     private var firstTag: UInt64 = 1
+    /// The tags marked `toAck` since the last ``takeAcks()``, in the order they were settled.
+    private var toAck: [UInt64] = []
 
     /// Records a new delivery. Delivery tags on a channel are consecutive from 1, and every delivery of the
     /// channel must be recorded, in order.
@@ -22,19 +40,31 @@ struct AckTracker: Sendable {
         entries.append(.inFlight)
     }
 
-    /// Marks `tag` settled, by an ack still to send (`acked`) or by a reject already sent, and returns the tag to
-    /// ack with `multiple` when the settled prefix grew past an ack, else nil.
-    mutating func settled(_ tag: UInt64, acked: Bool) -> UInt64? {
+    /// Marks `tag` settled: accepted (`acked`, its ack to be taken with ``takeAcks()``) or rejected by a reject
+    /// already sent.
+    mutating func settled(_ tag: UInt64, acked: Bool) {
+        precondition(tag >= firstTag && tag - firstTag < UInt64(entries.count), "settled a delivery that is not in flight")
         let index = Int(tag - firstTag)
-        precondition(index >= 0 && index < entries.count, "settled a delivery that is not in flight")
-        entries[index] = acked ? .acked : .rejected
-        var ackThrough: UInt64?
+        precondition(entries[index] == .inFlight, "settled a delivery twice")
+        entries[index] = acked ? .toAck : .done
+        if acked { toAck.append(tag) }
+    }
+
+    /// The acks for everything accepted since the last call, which the caller must send: the settled prefix with
+    /// one `multiple` ack through its last accepted delivery, every other accepted delivery alone.
+    mutating func takeAcks() -> Acks {
+        var acks = Acks()
         while let first = entries.first, first != .inFlight {
-            if first == .acked { ackThrough = firstTag }
+            if first == .toAck { acks.through = firstTag }
             entries.removeFirst()
             firstTag += 1
         }
-        return ackThrough
+        for tag in toAck where tag >= firstTag {
+            entries[Int(tag - firstTag)] = .done
+            acks.alone.append(tag)
+        }
+        toAck.removeAll(keepingCapacity: true)
+        return acks
     }
 
     /// How many deliveries are received and not yet settled at the broker.

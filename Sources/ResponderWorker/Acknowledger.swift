@@ -1,7 +1,9 @@
 import AMQP
 import Synchronization
 
-/// Settles the inputs of one channel: rejects at once, acks in contiguous runs with `multiple`.
+/// Settles the inputs of one channel: rejects at once; acks what was accepted when asked to (``sendAcks()``), the
+/// settled prefix with one `multiple` ack and every input accepted behind an unsettled one alone, so no input's
+/// ack waits for another input.
 final class Acknowledger: Sendable {
     private let channel: AMQPChannel
     private let tracker = Mutex(AckTracker())
@@ -16,29 +18,38 @@ final class Acknowledger: Sendable {
     }
 
     /// Rejects `tag` without requeueing: the input queue's dead-letter exchange takes the message as the broker
-    /// holds it.
+    /// holds it. Sends the acks waiting in the tracker too.
     func deadLetterThroughBroker(_ tag: UInt64) throws(AMQPError) {
         try tracker.withLock { tracker throws(AMQPError) in
             try channel.reject(deliveryTag: tag, requeue: false)
-            if let ackThrough = tracker.settled(tag, acked: false) {
-                try channel.ack(deliveryTag: ackThrough, multiple: true)
-            }
+            tracker.settled(tag, acked: false)
+            try send(tracker.takeAcks())
         }
     }
 
-    /// Acks `tag` (`accepted`) or rejects it back to the queue for redelivery.
+    /// Records `tag` accepted, to be acked by the next ``sendAcks()``, or rejects it back to the queue for
+    /// redelivery now.
     ///
     /// basic.reject, not basic.nack: an input goes back only when the broker refused one of its outputs, and that
     /// must count against the quorum queue's delivery limit, so an output the broker refuses every time ends in
     /// the dead-letter queue instead of a requeue loop. RabbitMQ up to 4.2 counts both; 4.3 counts only a reject
     /// (a nack there means "not processed", which does not count).
     func settle(_ tag: UInt64, accepted: Bool) throws(AMQPError) {
-        // Under the lock, so acks leave in the order the tracker produced them.
         try tracker.withLock { tracker throws(AMQPError) in
             if !accepted { try channel.reject(deliveryTag: tag, requeue: true) }
-            if let ackThrough = tracker.settled(tag, acked: accepted) {
-                try channel.ack(deliveryTag: ackThrough, multiple: true)
-            }
+            tracker.settled(tag, acked: accepted)
         }
+    }
+
+    /// Acks every input accepted since the last call; once it returns, their acks are on their way to the broker.
+    func sendAcks() throws(AMQPError) {
+        // Under the lock, so acks leave in the order the tracker produced them: a `multiple` ack must not overtake
+        // an ack alone of a tag it passes.
+        try tracker.withLock { tracker throws(AMQPError) in try send(tracker.takeAcks()) }
+    }
+
+    private func send(_ acks: AckTracker.Acks) throws(AMQPError) {
+        if let through = acks.through { try channel.ack(deliveryTag: through, multiple: true) }
+        for tag in acks.alone { try channel.ack(deliveryTag: tag, multiple: false) }
     }
 }

@@ -3,33 +3,121 @@ import Testing
 @testable import ResponderWorker
 
 @Suite struct AckTrackerTests {
-    @Test func acksOnlyTheSettledPrefix() {
+    private typealias Acks = AckTracker.Acks
+
+    private func tracker(receiving tags: ClosedRange<UInt64>) -> AckTracker {
         var tracker = AckTracker()
-        for tag in UInt64(1)...5 { tracker.received(tag) }
-        #expect(tracker.settled(3, acked: true) == nil)
-        #expect(tracker.settled(1, acked: true) == 1)
-        #expect(tracker.settled(2, acked: true) == 3)
-        #expect(tracker.settled(5, acked: true) == nil)
-        #expect(tracker.settled(4, acked: true) == 5)
+        for tag in tags { tracker.received(tag) }
+        return tracker
+    }
+
+    @Test func inOrderSettlementsTakenTogetherShareOneMultipleAck() {
+        var tracker = tracker(receiving: 1...5)
+        for tag in UInt64(1)...3 { tracker.settled(tag, acked: true) }
+        #expect(tracker.takeAcks() == Acks(through: 3))
+        #expect(tracker.count == 2)
+        tracker.settled(4, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 4))
+        #expect(tracker.takeAcks().isEmpty)
+    }
+
+    @Test func aDeliveryBehindAnUnsettledOneIsAckedAloneAtOnce() {
+        var tracker = tracker(receiving: 1...5)
+        tracker.settled(3, acked: true)
+        tracker.settled(5, acked: true)
+        // 1, 2 and 4 are in flight: a `multiple` ack would cover them, so 3 and 5 go alone, in settlement order.
+        #expect(tracker.takeAcks() == Acks(alone: [3, 5]))
+        tracker.settled(1, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 1))
+        tracker.settled(2, acked: true)
+        // 3 is acked already: the prefix passes it but the ack names 2.
+        #expect(tracker.takeAcks() == Acks(through: 2))
+        tracker.settled(4, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 4))
         #expect(tracker.count == 0)
     }
 
-    @Test func neverNamesANackedDeliveryInAnAck() {
-        var tracker = AckTracker()
-        for tag in UInt64(1)...3 { tracker.received(tag) }
-        #expect(tracker.settled(1, acked: true) == 1)
-        #expect(tracker.settled(3, acked: false) == nil)
+    @Test(arguments: [Set<UInt64>(), [2], [1, 4], [3, 5], [1, 2, 3, 4, 5]])
+    func neverAcksPastAnUnsettledDelivery(rejected: Set<UInt64>) {
+        // Every order of settling five deliveries (`rejected` ones rejected, the rest accepted), taking the acks
+        // after each: no ack covers a delivery in flight or names a rejected one, and every accepted delivery is
+        // acked exactly once, as soon as it is settled (a crash at any point loses nothing unsettled, and the
+        // broker never sees a tag twice).
+        for order in permutations(Array(UInt64(1)...5)) {
+            var tracker = tracker(receiving: 1...5)
+            var accepted = Set<UInt64>()
+            var rejectedSoFar = Set<UInt64>()
+            var acked = Set<UInt64>()
+            for tag in order {
+                tracker.settled(tag, acked: !rejected.contains(tag))
+                if rejected.contains(tag) { rejectedSoFar.insert(tag) } else { accepted.insert(tag) }
+                let acks = tracker.takeAcks()
+                if let through = acks.through {
+                    // What the broker still holds unacked up to `through`: neither acked nor rejected before.
+                    let covered = Set((UInt64(1)...through).filter { !acked.contains($0) && !rejectedSoFar.contains($0) })
+                    #expect(covered.isSubset(of: accepted))
+                    #expect(accepted.contains(through) && !acked.contains(through))
+                    acked.formUnion(covered)
+                }
+                for tag in acks.alone {
+                    #expect(accepted.contains(tag) && !acked.contains(tag))
+                    acked.insert(tag)
+                }
+                #expect(acked == accepted)
+            }
+            #expect(tracker.count == 0)
+        }
+    }
+
+    @Test func neverNamesARejectedDeliveryInAnAck() {
+        var tracker = tracker(receiving: 1...3)
+        tracker.settled(1, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 1))
+        tracker.settled(3, acked: false)
+        #expect(tracker.takeAcks().isEmpty)
         // 2 closes the gap; 3 was rejected on its own, so the ack covers 2 and names 2.
-        #expect(tracker.settled(2, acked: true) == 2)
+        tracker.settled(2, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 2))
         #expect(tracker.count == 0)
     }
 
-    @Test func aPrefixOfOnlyNacksAcksNothing() {
-        var tracker = AckTracker()
-        tracker.received(7)
-        tracker.received(8)
-        #expect(tracker.settled(7, acked: false) == nil)
-        #expect(tracker.settled(8, acked: false) == nil)
+    @Test func aRejectBehindTheAcksEndsTheMultipleAckBeforeIt() {
+        var tracker = tracker(receiving: 1...4)
+        tracker.settled(1, acked: true)
+        tracker.settled(2, acked: true)
+        tracker.settled(3, acked: false)
+        tracker.settled(4, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 4))
         #expect(tracker.count == 0)
+    }
+
+    @Test func aPrefixOfOnlyRejectsAcksNothing() {
+        var tracker = tracker(receiving: 7...8)
+        tracker.settled(7, acked: false)
+        tracker.settled(8, acked: false)
+        #expect(tracker.takeAcks().isEmpty)
+        #expect(tracker.count == 0)
+    }
+
+    @Test func aDeliveryAckedAloneIsNotAckedAgainWhenThePrefixReachesIt() {
+        var tracker = tracker(receiving: 1...3)
+        tracker.settled(2, acked: true)
+        #expect(tracker.takeAcks() == Acks(alone: [2]))
+        tracker.settled(1, acked: false)
+        // 1 was rejected and 2 acked alone: nothing of the prefix is left to ack.
+        #expect(tracker.takeAcks().isEmpty)
+        tracker.settled(3, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 3))
+    }
+
+    private func permutations(_ tags: [UInt64]) -> [[UInt64]] {
+        guard let first = tags.first else { return [[]] }
+        return permutations(Array(tags.dropFirst())).flatMap { rest in
+            (0...rest.count).map { index in
+                var order = rest
+                order.insert(first, at: index)
+                return order
+            }
+        }
     }
 }
