@@ -1,4 +1,5 @@
 import PostgresNIO
+import Responder
 
 /// ``PostgresStateStore/load(requestIdentifier:eventID:)``'s query for a group of loads, prepared once per
 /// connection: for each (notification, event) pair, numbered from 1, the event's stored outputs if it is in the
@@ -14,13 +15,7 @@ struct LoadEvents: PostgresPreparedStatement {
 
     typealias Row = (Int64, ByteBuffer?, String?, ByteBuffer?, ByteBuffer?, Int64?)
 
-    /// A load's keys: the notification's request identifier and the event's id.
-    struct Key: Sendable {
-        var requestIdentifier: String
-        var eventID: String
-    }
-
-    let keys: [Key]
+    let keys: [StateLoad]
 
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 2)

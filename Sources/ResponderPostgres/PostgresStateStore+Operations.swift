@@ -89,7 +89,7 @@ extension PostgresStateStore {
     /// the query (connection or server trouble becomes ``StateStoreUnavailable``) is every load's; stored bytes that
     /// do not decode fail only their own load.
     static func load(
-        _ keys: [LoadEvents.Key], on client: PostgresClient, within timeout: Duration, logger: Logger
+        _ keys: [StateLoad], on client: PostgresClient, within timeout: Duration, logger: Logger
     ) async -> [Result<StateSnapshot, any Error>] {
         let statement = LoadEvents(keys: keys)
         do {

@@ -43,7 +43,7 @@ public final class PostgresStateStore: StateStore, Service {
     let timeout: Duration
     let logger: Logger
     private let groupCommit: GroupCommit
-    private let groupLoad: GroupedCalls<LoadEvents.Key, StateSnapshot>
+    private let groupLoad: GroupLoad
 
     /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``). Nothing connects
     /// before ``run()``.
@@ -67,7 +67,7 @@ public final class PostgresStateStore: StateStore, Service {
         groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in
             await Self.write(batch, on: client, within: timeout, logger: logger)
         }
-        groupLoad = GroupedCalls(maximumGroup: Self.maximumBatch) { keys in
+        groupLoad = GroupLoad(maximumGroup: Self.maximumBatch) { keys in
             await Self.load(keys, on: client, within: timeout, logger: logger)
         }
     }
@@ -91,7 +91,7 @@ public final class PostgresStateStore: StateStore, Service {
     }
 
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-        try await groupLoad(LoadEvents.Key(requestIdentifier: requestIdentifier, eventID: eventID))
+        try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, eventID: eventID))
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {

@@ -55,3 +55,7 @@ public actor GroupedCalls<Call: Sendable, Answer: Sendable> {
 /// Group commit for a ``StateStore``: the commits that arrive while a batch is being written are written together in
 /// the next one, each still atomic and checked as it would be alone.
 public typealias GroupCommit = GroupedCalls<StateCommit, CommitResult>
+
+/// Grouped loads for a ``StateStore``: the loads that arrive while a group is being read are read together in the
+/// next one, each answered as it would be alone.
+public typealias GroupLoad = GroupedCalls<StateLoad, StateSnapshot>

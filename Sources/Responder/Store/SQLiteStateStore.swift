@@ -7,7 +7,8 @@ import NotificationEvents
 /// Writes are IMMEDIATE transactions, so writers of different processes take turns; a writer waits up to the
 /// busy timeout for another instead of failing. Commits that arrive while a transaction is being written share
 /// the next one (``GroupCommit``, at most 256 a transaction); each event is still atomic, and its result is given only once its
-/// transaction has committed. Outputs are stored with their exact bytes.
+/// transaction has committed. Loads are grouped the same way (``GroupLoad``): one hop to the writer's queue reads
+/// every load that arrived while the previous group was read. Outputs are stored with their exact bytes.
 ///
 /// Durability: WAL with `synchronous = NORMAL` (GRDB's setting for WAL). A committed event survives a crash of
 /// the process; after a power loss or OS crash the last transactions before it may be missing (the file stays
@@ -17,6 +18,7 @@ public final class SQLiteStateStore: StateStore {
     public let notificationRetention: Duration
     private let pool: DatabasePool
     private let groupCommit: GroupCommit
+    private let groupLoad: GroupLoad
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -50,6 +52,7 @@ public final class SQLiteStateStore: StateStore {
         self.pool = pool
         try pool.write(SQLiteSchema.create)
         groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
+        groupLoad = GroupLoad(maximumGroup: Self.maximumBatch) { loads in await Self.read(loads, from: pool) }
     }
 
     /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what SQLite's automatic
@@ -61,32 +64,11 @@ public final class SQLiteStateStore: StateStore {
         try pool.close()
     }
 
-    /// One query tells whether the event was processed and reads the notification. It runs on the writer's
-    /// connection, between the group commit's transactions: taking one of the pool's reader connections costs more
-    /// than the query, and the writer's page cache already holds what it wrote, where a reader would read it again
-    /// from the WAL. It needs no transaction around it, since the commit checks the inbox and the version again
-    /// inside its write transaction.
+    /// Loads are served in groups (``GroupLoad``): the loads that arrive while a group is being read are read
+    /// together in the next one (``read(_:from:)``).
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
         try await SQLiteUnavailability.mapping {
-            try await pool.writeWithoutTransaction { db in
-                let found = try SQLiteStatement.with(
-                    """
-                    SELECT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?), n.category_identifier, n.actions, n.version,
-                        s.handler, s.state
-                    FROM (SELECT ? AS id) AS wanted
-                    LEFT JOIN notification n ON n.request_identifier = wanted.id
-                    LEFT JOIN handler_state s ON s.request_identifier = wanted.id
-                    """, in: db
-                ) { select -> (processed: Bool, record: StoredRecord?) in
-                    try select.bind(1, eventID)
-                    try select.bind(2, requestIdentifier)
-                    guard try select.step() else { return (false, nil) }
-                    if select.integer(0) != 0 { return (true, nil) }
-                    return (false, try StoredRecord(select, from: 1))
-                }
-                if found.processed { return .processed(try Self.outputs(of: eventID, in: db) ?? []) }
-                return .unprocessed(try found.record?.record(requestIdentifier))
-            }
+            try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, eventID: eventID))
         }
     }
 
@@ -318,7 +300,7 @@ public final class SQLiteStateStore: StateStore {
     /// A notification's row and its handler-state rows as a query returns them, from column `offset` on:
     /// category identifier, actions, version (null when there is no notification), handler and state (null
     /// when there is no state). Reads the current row and all that follow.
-    private struct StoredRecord {
+    struct StoredRecord {
         var categoryIdentifier: String
         var actions: [UInt8]
         var version: Int64
@@ -344,7 +326,7 @@ public final class SQLiteStateStore: StateStore {
 
     /// The stored outputs of `eventID`, or nil when it is not in the inbox; one query (an event with no
     /// outputs gives one row of nulls).
-    private static func outputs(of eventID: String, in db: Database) throws -> [OutboundMessage]? {
+    static func outputs(of eventID: String, in db: Database) throws -> [OutboundMessage]? {
         try SQLiteStatement.with(
             """
             SELECT o.exchange, o.routing_key, o.properties, o.body

@@ -98,4 +98,22 @@ extension StateStore {
             return results.map { $0! }
         }
     }
+
+    /// Loads all of `loads` at once, as many handled responses do; the results are in `loads`' order.
+    func loadTogether(_ loads: [StateLoad]) async -> [Result<StateSnapshot, any Error>] {
+        await withTaskGroup(of: (Int, Result<StateSnapshot, any Error>).self) { group in
+            for (index, load) in loads.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.load(requestIdentifier: load.requestIdentifier, eventID: load.eventID)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results = [Result<StateSnapshot, any Error>?](repeating: nil, count: loads.count)
+            for await (index, result) in group { results[index] = result }
+            return results.map { $0! }
+        }
+    }
 }

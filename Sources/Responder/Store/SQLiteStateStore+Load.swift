@@ -1,0 +1,49 @@
+import GRDB
+
+extension SQLiteStateStore {
+    /// The snapshot of each load of `group`, in order (``GroupLoad``'s read): one hop to the writer's queue, one
+    /// statement stepped per load, each answered as it would be alone; a load that fails (e.g. stored bytes that no
+    /// longer decode) fails alone.
+    ///
+    /// The group runs on the writer's connection, between the group commit's transactions: taking one of the pool's
+    /// reader connections costs more than the queries, and the writer's page cache already holds what it wrote,
+    /// where a reader would read it again from the WAL. The group is read inside one DEFERRED transaction, which
+    /// takes the WAL's read lock once for the group instead of once per query; it writes nothing and needs no
+    /// isolation, since the commit checks the inbox and the version again inside its write transaction.
+    static func read(_ group: [StateLoad], from pool: DatabasePool) async -> [Result<StateSnapshot, any Error>] {
+        do {
+            return try await pool.writeWithoutTransaction { db in
+                var snapshots: [Result<StateSnapshot, any Error>] = []
+                snapshots.reserveCapacity(group.count)
+                try db.inTransaction(.deferred) {
+                    for load in group { snapshots.append(Result { try read(load, in: db) }) }
+                    return .commit
+                }
+                return snapshots
+            }
+        } catch {
+            return group.map { _ in .failure(error) }
+        }
+    }
+
+    /// One query tells whether the event was processed and reads the notification.
+    private static func read(_ load: StateLoad, in db: Database) throws -> StateSnapshot {
+        let found = try SQLiteStatement.with(
+            """
+            SELECT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?), n.category_identifier, n.actions, n.version,
+                s.handler, s.state
+            FROM (SELECT ? AS id) AS wanted
+            LEFT JOIN notification n ON n.request_identifier = wanted.id
+            LEFT JOIN handler_state s ON s.request_identifier = wanted.id
+            """, in: db
+        ) { select -> (processed: Bool, record: StoredRecord?) in
+            try select.bind(1, load.eventID)
+            try select.bind(2, load.requestIdentifier)
+            guard try select.step() else { return (false, nil) }
+            if select.integer(0) != 0 { return (true, nil) }
+            return (false, try StoredRecord(select, from: 1))
+        }
+        if found.processed { return .processed(try outputs(of: load.eventID, in: db) ?? []) }
+        return .unprocessed(try found.record?.record(load.requestIdentifier))
+    }
+}
