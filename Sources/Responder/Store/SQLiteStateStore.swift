@@ -12,16 +12,13 @@ import NotificationEvents
 ///
 /// Durability: WAL with `synchronous = NORMAL` (GRDB's setting for WAL). A committed event survives a crash of
 /// the process; after a power loss or OS crash the last transactions before it may be missing (the file stays
-/// consistent), since the WAL is not synced on every commit, only by each checkpoint. Checkpoints run on a
-/// connection of their own, outside the commits (``SQLiteCheckpointer``); that moves the WAL's syncs off the commit
-/// path and changes nothing of the above.
+/// consistent), since the WAL is not synced on every commit.
 public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
     public let notificationRetention: Duration
     private let pool: DatabasePool
     private let groupCommit: GroupCommit
     private let groupLoad: GroupLoad
-    private let checkpointer: SQLiteCheckpointer
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -54,24 +51,16 @@ public final class SQLiteStateStore: StateStore {
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
         try pool.write(SQLiteSchema.create)
-        let checkpointer = try SQLiteCheckpointer(path: path)
-        pool.writeWithoutTransaction { db in checkpointer.take(over: db) }
-        self.checkpointer = checkpointer
-        groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in
-            let results = await Self.write(batch, to: pool)
-            await checkpointer.afterWrite()
-            return results
-        }
+        groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
         groupLoad = GroupLoad(maximumGroup: Self.maximumBatch) { loads in await Self.read(loads, from: pool) }
     }
 
-    /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what the background
-    /// checkpoint (every 1,000 pages, ``SQLiteCheckpointer``) lets it reach while no reader holds it back.
+    /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what SQLite's automatic
+    /// checkpoint (every 1,000 pages) lets it reach while no reader holds it back.
     static let walSizeLimit = 16 << 20
 
     /// Closes the file; the store must not be used afterwards.
     public func close() throws {
-        try checkpointer.close()
         try pool.close()
     }
 
@@ -117,7 +106,7 @@ public final class SQLiteStateStore: StateStore {
 
     /// How many inbox entries or notifications one pruning transaction deletes (or, for notifications, looks at) at
     /// most: a few milliseconds of work, so commits wait little for the write lock, and each transaction adds a
-    /// bounded amount to the WAL, which the background checkpoint recycles between them.
+    /// bounded amount to the WAL, which the automatic checkpoint recycles between them.
     static let pruningBatch = 2_000
 
     /// Deletes in transactions of `pruningBatch` entries, oldest first (their outputs go with them), then
@@ -143,11 +132,10 @@ public final class SQLiteStateStore: StateStore {
                     return db.changesCount
                 }
                 total += deleted
-                await checkpointer.afterWrite()
                 guard deleted == batchSize else { break }
                 try await betweenBatches()
             }
-            if total > 0 { try await checkpointer.checkpoint() }
+            if total > 0 { try await checkpoint() }
             return total
         }
     }
@@ -179,14 +167,20 @@ public final class SQLiteStateStore: StateStore {
                     return (last, db.changesCount)
                 }
                 guard let batch else { break }
-                await checkpointer.afterWrite()
                 total += batch.deleted
                 after = batch.last
                 try await betweenBatches()
             }
-            if total > 0 { try await checkpointer.checkpoint() }
+            if total > 0 { try await checkpoint() }
             return total
         }
+    }
+
+    /// Copies what it can of the WAL into the file without waiting for anyone (PASSIVE), so the next write can
+    /// start the WAL over and cut it back to ``walSizeLimit``; readers of other processes that still need old frames
+    /// only leave those for the automatic checkpoint. TRUNCATE would wait for them, holding up commits.
+    private func checkpoint() async throws {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Writes `commit` inside the current transaction, or nothing when the event was processed already or the
