@@ -113,6 +113,19 @@ public struct FixtureLine: Sendable, Hashable, Codable, ContractObject {
         }
     }
 
+    /// A line read directly (FixtureLineReading.swift), its members already checked.
+    init(
+        exchange: String, routingKey: String, redelivered: Bool?, properties: Properties, bodyJSON: RawJSON?,
+        bodyBase64: String?
+    ) {
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.redelivered = redelivered
+        self.properties = properties
+        self.bodyJSON = bodyJSON
+        self.bodyBase64 = bodyBase64
+    }
+
     private enum CodingKeys: String, CodingKey {
         case exchange, routingKey, redelivered, properties, body, bodyBase64
     }
