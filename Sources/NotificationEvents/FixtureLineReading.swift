@@ -1,7 +1,7 @@
 import Foundation
 
-// Replay reads every line of a fixture, so a line is read here directly from the parser's tape, member by member,
-// rather than through `ContractFields` (whose keyed lookups cost more than the line's reading itself). The reader
+// Replay reads every line of a fixture, so a line is read here directly from the parser's tape in one pass over its
+// members, rather than through `ContractFields` with a keyed lookup for each (Benchmarks/PROFILE.md). The reader
 // only accepts: a line it does not fully understand (a key with escapes or bytes beyond ASCII, a null or a value of
 // another type, an integer written as a float) or that breaks a rule gives nil, and the strict reader
 // (`FixtureLine.read(from:at:)`) judges it, so every refusal keeps the strict reader's reason and field path.

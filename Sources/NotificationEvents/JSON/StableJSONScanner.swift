@@ -77,10 +77,8 @@ struct StableJSONScanner {
     private mutating func plainKey() -> Range<Int>? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        while let byte = current, byte != UInt8(ascii: "\"") {
-            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-            index += 1
-        }
+        // Anything but the closing quote that ends the plain run (an escape, a control or non-ASCII byte) says no.
+        index = StrictJSONParser.endOfPlainRun(in: bytes, from: index)
         let key = start..<index
         return consume(UInt8(ascii: "\"")) ? key : nil
     }
@@ -89,15 +87,16 @@ struct StableJSONScanner {
     /// control characters.
     private mutating func string() -> Bool {
         index += 1
-        while let byte = current {
+        while true {
+            // Printable ASCII other than quotes and backslashes needs no look, eight bytes at a time.
+            index = StrictJSONParser.endOfPlainRun(in: bytes, from: index)
+            guard let byte = current else { return false }
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
                 return true
             case UInt8(ascii: "\\"):
                 guard escape() else { return false }
-            case 0x20..<0x80:
-                index += 1
             case 0x80...:
                 guard let length = StrictJSONParser.multiByteSequenceLength(bytes, at: index) else { return false }
                 index += length
@@ -105,7 +104,6 @@ struct StableJSONScanner {
                 return false
             }
         }
-        return false
     }
 
     /// `\"`, `\\`, the five short control escapes, or `\u00xx` in lowercase hex for the other control characters.

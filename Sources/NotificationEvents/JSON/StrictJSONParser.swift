@@ -210,7 +210,7 @@ struct StrictJSONParser {
 
     /// The index of the first byte from `start` on that a string must look at (a quote, a backslash, a control
     /// character or a byte beyond ASCII), or the end: most of a string needs no attention.
-    private static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         // Eight bytes at a time, with the classic "has a byte less than" and "has a zero byte" bit tricks: the
         // lowest flagged byte is always a true one, so its position is the answer.
