@@ -114,10 +114,23 @@ public enum EventCodec {
     }
 
     /// Decodes one line of a fixture file.
+    ///
+    /// A plain line is read directly (FixtureLineReading.swift); anything that reader does not accept is judged by
+    /// the strict reader, so refusals and their field paths are the strict reader's.
     public static func decodeFixtureLine(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
         let tape = try StrictJSONParser.parse(Array(body))
-        // Read directly, as `ContractDecoder` would after looking its type up at run time: replay reads every line.
-        return try contractErrors { try FixtureLine.read(from: tape, at: 0) }
+        if let line = FixtureLine.directlyRead(from: tape) { return line }
+        return try strictlyReadFixtureLine(tape)
+    }
+
+    /// ``decodeFixtureLine(_:)`` by the strict reader alone, which the direct reader must agree with.
+    package static func decodeFixtureLineStrictly(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
+        try strictlyReadFixtureLine(StrictJSONParser.parse(Array(body)))
+    }
+
+    private static func strictlyReadFixtureLine(_ tape: JSONTape) throws(EventDecodingError) -> FixtureLine {
+        // Read as `ContractDecoder` would after looking its type up at run time, without the lookup.
+        try contractErrors { try FixtureLine.read(from: tape, at: 0) }
     }
 
     /// Decodes any type of the contract (or ``JSONValue``) with the contract's JSON rules and error style.

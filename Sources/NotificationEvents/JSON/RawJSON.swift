@@ -8,6 +8,8 @@ struct RawJSON: Sendable, Hashable, Codable {
     private enum Storage: Sendable {
         /// The value at a node of a parsed document, which keeps the text.
         case text(JSONTape, node: Int)
+        /// A whole document already in the stable form (``StableJSONScanner``), kept unparsed.
+        case stableText([UInt8])
         case value(JSONValue)
     }
 
@@ -18,14 +20,27 @@ struct RawJSON: Sendable, Hashable, Codable {
         storage = .text(tape, node: node)
     }
 
+    /// The document `bytes` when they are an object or an array in the stable form, so they need no parse to be
+    /// kept and no writing to be written; nil for any other bytes.
+    init?(stableText bytes: [UInt8]) {
+        guard bytes.withUnsafeBufferPointer(StableJSONScanner.isStable) else { return nil }
+        storage = .stableText(bytes)
+    }
+
     init(_ value: JSONValue) {
         storage = .value(value)
     }
 
     var value: JSONValue {
         switch storage {
-        case .text(let tape, let node): tape.value(at: node)
-        case .value(let value): value
+        case .text(let tape, let node): return tape.value(at: node)
+        case .stableText(let bytes):
+            // The scanner accepts only documents the parser accepts.
+            guard let tape = try? StrictJSONParser.parse(bytes) else {
+                preconditionFailure("a document in the stable form did not parse")
+            }
+            return tape.value(at: 0)
+        case .value(let value): return value
         }
     }
 
@@ -33,6 +48,7 @@ struct RawJSON: Sendable, Hashable, Codable {
     var bytes: [UInt8] {
         switch storage {
         case .text(let tape, let node): node == 0 ? tape.bytes : tape.text(at: node)
+        case .stableText(let bytes): bytes
         case .value(let value): EventCodec.encode(value)
         }
     }
@@ -41,6 +57,8 @@ struct RawJSON: Sendable, Hashable, Codable {
     func appendStable(to bytes: inout [UInt8], depth: Int) throws {
         switch storage {
         case .text(let tape, let node): try JSONText.appendStable(tape, at: node, to: &bytes, depth: depth)
+        // At most 64 levels deep, far from the writer's limit.
+        case .stableText(let text): bytes.append(contentsOf: text)
         case .value(let value): try JSONText.appendValue(value, to: &bytes, depth: depth)
         }
     }

@@ -56,30 +56,36 @@ struct StrictJSONParser {
                 offset += 8
                 continue
             }
-            let lead = bytes[offset]
-            if lead < 0x80 {
+            if bytes[offset] < 0x80 {
                 offset += 1
                 continue
             }
-            let length: Int
-            let second: ClosedRange<UInt8>
-            switch lead {
-            case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
-            case 0xE0: (length, second) = (3, 0xA0...0xBF)
-            case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
-            case 0xED: (length, second) = (3, 0x80...0x9F)
-            case 0xF0: (length, second) = (4, 0x90...0xBF)
-            case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
-            case 0xF4: (length, second) = (4, 0x80...0x8F)
-            default: return offset
-            }
-            guard offset + length <= count, second.contains(bytes[offset + 1]) else { return offset }
-            for continuation in offset + 2..<offset + length where !(0x80...0xBF).contains(bytes[continuation]) {
-                return offset
-            }
+            guard let length = multiByteSequenceLength(bytes, at: offset) else { return offset }
             offset += length
         }
         return nil
+    }
+
+    /// The length of the well-formed multi-byte UTF-8 sequence at `offset` (Unicode's table 3-7), or nil when the
+    /// bytes there are not one.
+    static func multiByteSequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+        let length: Int
+        let second: ClosedRange<UInt8>
+        switch bytes[offset] {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: return nil
+        }
+        guard offset + length <= bytes.count, second.contains(bytes[offset + 1]) else { return nil }
+        for continuation in offset + 2..<offset + length where !(0x80...0xBF).contains(bytes[continuation]) {
+            return nil
+        }
+        return length
     }
 
     private mutating func parseValue(depth: Int) throws(EventDecodingError) {
@@ -204,7 +210,7 @@ struct StrictJSONParser {
 
     /// The index of the first byte from `start` on that a string must look at (a quote, a backslash, a control
     /// character or a byte beyond ASCII), or the end: most of a string needs no attention.
-    private static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func endOfPlainRun(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         // Eight bytes at a time, with the classic "has a byte less than" and "has a zero byte" bit tricks: the
         // lowest flagged byte is always a true one, so its position is the answer.

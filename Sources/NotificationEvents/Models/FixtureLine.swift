@@ -103,11 +103,27 @@ public struct FixtureLine: Sendable, Hashable, Codable, ContractObject {
         self.routingKey = routingKey
         self.redelivered = redelivered
         self.properties = properties
-        if let tape = try? StrictJSONParser.parse(bytes), tape.nodes[0].kind != .null {
+        // An output of the contract encoder is already stable: kept as it is, without a parse.
+        if let stable = RawJSON(stableText: bytes) {
+            self.bodyJSON = stable
+        } else if let tape = try? StrictJSONParser.parse(bytes), tape.nodes[0].kind != .null {
             self.bodyJSON = RawJSON(tape, node: 0)
         } else {
             self.bodyBase64 = Data(bytes).base64EncodedString()
         }
+    }
+
+    /// A line read directly (FixtureLineReading.swift), its members already checked.
+    init(
+        exchange: String, routingKey: String, redelivered: Bool?, properties: Properties, bodyJSON: RawJSON?,
+        bodyBase64: String?
+    ) {
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.redelivered = redelivered
+        self.properties = properties
+        self.bodyJSON = bodyJSON
+        self.bodyBase64 = bodyBase64
     }
 
     private enum CodingKeys: String, CodingKey {
