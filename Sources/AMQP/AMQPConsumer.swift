@@ -51,7 +51,7 @@ public struct AMQPConsumer: AsyncSequence, Sendable {
         public mutating func next() async throws(AMQPError) -> AMQPDelivery? {
             if batch.isEmpty {
                 guard let next = await base.next() else { return nil }
-                try take(next)
+                try take(consume next)
             }
             return batch.popLast()
         }
@@ -60,13 +60,18 @@ public struct AMQPConsumer: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(AMQPError) -> AMQPDelivery? {
             if batch.isEmpty {
                 guard let next = await base.next(isolation: actor) else { return nil }
-                try take(next)
+                try take(consume next)
             }
             return batch.popLast()
         }
 
-        private mutating func take(_ next: Result<[AMQPDelivery], AMQPError>) throws(AMQPError) {
-            batch = try next.get()
+        /// Takes over the I/O thread's batch, which must then be its buffer's only owner: `reverse()` on a shared
+        /// buffer copies every delivery in it (their bodies' and properties' references counted again).
+        private mutating func take(_ next: consuming Result<[AMQPDelivery], AMQPError>) throws(AMQPError) {
+            switch consume next {
+            case .success(let deliveries): batch = deliveries
+            case .failure(let error): throw error
+            }
             batch.reverse()
         }
     }

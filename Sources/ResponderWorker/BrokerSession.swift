@@ -153,10 +153,17 @@ final class BrokerSession: Sendable {
         var acks: Acknowledger
     }
 
-    /// What the scheduler carries for each delivery: where it came from and how to settle it.
-    private struct Received: Sendable {
-        var intake: Intake
-        var input: Input
+    /// What the scheduler carries for each delivery: where it came from and how to settle it. A class, so that
+    /// the hand-offs from intake to the scheduler, its queues, the event's task, the completion and the settlement
+    /// each copy one reference instead of the whole delivery (its body, every property, the channel's strings).
+    private final class Received: Sendable {
+        let intake: Intake
+        let input: Input
+
+        init(intake: Intake, input: Input) {
+            self.intake = intake
+            self.input = input
+        }
     }
 
     /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler, the scheduler handles
@@ -247,8 +254,7 @@ final class BrokerSession: Sendable {
 
     /// What one input is waiting for before it can be acknowledged.
     private struct Settlement: Sendable {
-        var intake: Intake
-        var acks: Acknowledger
+        var received: Received
         var confirmations: [PublishConfirmation]
         /// From handing the publications to the connection to their confirms, while tracing is on.
         var publishSpan: (any Span)?
@@ -335,7 +341,7 @@ final class BrokerSession: Sendable {
         }
         if !confirmations.isEmpty { try? pipeline.configuration.stepReached?(.afterPublish) }
         return Settlement(
-            intake: completion.tag.intake, acks: completion.tag.input.acks, confirmations: confirmations,
+            received: completion.tag, confirmations: confirmations,
             publishSpan: publishSpan, outcome: outcome, reason: reason)
     }
 
@@ -367,13 +373,14 @@ final class BrokerSession: Sendable {
             switch error {
             case .nacked, .returned:
                 defer { metrics.inFlight.decrement() }
-                if let tracing, let span = settlement.intake.span {
+                let intake = settlement.received.intake
+                if let tracing, let span = intake.span {
                     tracing.finish(span, outcome: .retried, reason: nil)
                 }
                 logger.error(
                     "the broker refused an output; the input goes back to the queue",
-                    metadata: ["message-id": "\(settlement.intake.delivery.properties.messageID ?? "")", "error": "\(error)"])
-                try settlement.acks.settle(settlement.intake.delivery.deliveryTag, accepted: false)
+                    metadata: ["message-id": "\(intake.delivery.properties.messageID ?? "")", "error": "\(error)"])
+                try settlement.received.input.acks.settle(intake.delivery.deliveryTag, accepted: false)
                 return false
             default:
                 throw error
@@ -388,21 +395,22 @@ final class BrokerSession: Sendable {
     /// `multiple` ack where their tags allow it. The end-to-end duration is taken once their acks are sent.
     private func acknowledge(_ settlements: [Settlement]) throws {
         for settlement in settlements {
-            try settlement.acks.settle(settlement.intake.delivery.deliveryTag, accepted: true)
+            try settlement.received.input.acks.settle(settlement.received.intake.delivery.deliveryTag, accepted: true)
         }
         var sent: [ObjectIdentifier] = []
-        for settlement in settlements where !sent.contains(ObjectIdentifier(settlement.acks)) {
-            sent.append(ObjectIdentifier(settlement.acks))
-            try settlement.acks.sendAcks()
+        for settlement in settlements where !sent.contains(ObjectIdentifier(settlement.received.input.acks)) {
+            let acks = settlement.received.input.acks
+            sent.append(ObjectIdentifier(acks))
+            try acks.sendAcks()
         }
         let now = ContinuousClock.now
         for settlement in settlements {
-            if let tracing, let span = settlement.intake.span {
+            if let tracing, let span = settlement.received.intake.span {
                 tracing.finish(span, outcome: settlement.outcome, reason: settlement.reason)
             }
             metrics.record(settlement.outcome)
             if let reason = settlement.reason { metrics.deadLettered(reason: reason.rawValue) }
-            metrics.endToEnd.recordNanoseconds((now - settlement.intake.received).nanoseconds)
+            metrics.endToEnd.recordNanoseconds((now - settlement.received.intake.received).nanoseconds)
             metrics.inFlight.decrement()
         }
     }
