@@ -36,6 +36,7 @@ final class BrokerSession: Sendable {
     private let logger: Logger
     private let tracing: InputTracing?
     private let consumer = Mutex<(started: [AMQPConsumer], stopRequested: Bool)>(([], false))
+    private let receivedInput = Atomic<Bool>(false)
     /// Why the publishing connection was lost, when it was: the session then ends with this error.
     private let publishingLost = Mutex<AMQPError?>(nil)
 
@@ -54,6 +55,10 @@ final class BrokerSession: Sendable {
         self.logger = logger
         tracing = pipeline.configuration.tracer.map { InputTracing(tracer: $0, inputQueue: configuration.topology.inputQueue) }
     }
+
+    /// Whether any input was delivered in this session: what shows the broker was serving it, for the reconnection
+    /// backoff (``ReconnectAttempts``).
+    var hasReceivedInput: Bool { receivedInput.load(ordering: .relaxed) }
 
     /// Stops taking new inputs: cancels the consumer so ``run()`` can finish the ones it has and return.
     func stopConsuming() {
@@ -198,6 +203,9 @@ final class BrokerSession: Sendable {
                         intakes.addTask {
                             for try await delivery in deliveries {
                                 input.acks.received(delivery.deliveryTag)
+                                if !self.receivedInput.load(ordering: .relaxed) {
+                                    self.receivedInput.store(true, ordering: .relaxed)
+                                }
                                 if delivery.isBodyDropped {
                                     try self.refuseOversized(delivery, acks: input.acks)
                                     continue

@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// `responder run` as a service: keeps a connection to the broker, consumes and handles inputs over it, and
-/// reconnects with capped exponential backoff and jitter when it is lost.
+/// reconnects with capped exponential backoff and jitter when it is lost or the broker cancels the consumer.
 ///
 /// While the state store is unavailable it pauses: inputs stay in the queue, uncounted, and
 /// `/health/ready` says why.
@@ -43,7 +43,7 @@ public struct ResponderService: Service {
     }
 
     private func reconnectLoop(_ current: CurrentSession) async throws {
-        var attempt = 0
+        var attempts = ReconnectAttempts(backoff: configuration.reconnectBackoff)
         var random = SystemRandomNumberGenerator()
         while !current.isStopping {
             do {
@@ -59,18 +59,27 @@ public struct ResponderService: Service {
                     consuming: consuming, publishing: publishing, configuration: configuration, pipeline: pipeline,
                     readiness: readiness, metrics: metrics, pause: pause, logger: logger)
                 current.begin(session)
-                attempt = 0
+                let began = ContinuousClock.now
                 do {
                     try await session.run()
                 } catch {
                     await consuming.close()
                     await publishing.close()
+                    attempts.sessionEnded(receivedInput: session.hasReceivedInput, lasted: .now - began)
                     throw error
                 }
                 await consuming.close()
                 await publishing.close()
                 if current.isStopping { return }
-                logger.warning("the broker cancelled the consumer; reconnecting")
+                readiness.set(.disconnected, true)
+                attempts.sessionEnded(receivedInput: session.hasReceivedInput, lasted: .now - began)
+                let delay = attempts.nextDelay(using: &random)
+                metrics.reconnects.increment()
+                logger.warning(
+                    "the broker cancelled the consumer; reconnecting",
+                    metadata: ["attempt": "\(attempts.count)", "delay": "\(delay)"])
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
+                try Task.checkCancellation()
             } catch let conflict as TopologyConflict {
                 readiness.set(.disconnected, true)
                 logger.critical("refusing the broker's topology", metadata: ["error": "\(conflict)"])
@@ -79,12 +88,11 @@ public struct ResponderService: Service {
                 readiness.set(.disconnected, true)
                 if current.isStopping { return }
                 try Task.checkCancellation()
-                let delay = configuration.reconnectBackoff.delay(attempt: attempt, using: &random)
-                attempt += 1
+                let delay = attempts.nextDelay(using: &random)
                 metrics.reconnects.increment()
                 logger.warning(
                     "broker connection failed; reconnecting",
-                    metadata: ["error": "\(error)", "attempt": "\(attempt)", "delay": "\(delay)"])
+                    metadata: ["error": "\(error)", "attempt": "\(attempts.count)", "delay": "\(delay)"])
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
                 try Task.checkCancellation()
             }

@@ -26,7 +26,7 @@ extension MetricDescription {
         name: "responder_in_flight_events", kind: .gauge, labels: [], meaning: "inputs received and not yet settled")
     package static let reconnects = MetricDescription(
         name: "responder_reconnects_total", kind: .counter, labels: [],
-        meaning: "attempts to connect to the broker again after a connection failed or was lost")
+        meaning: "attempts to connect to the broker again after a connection failed or was lost, or the broker cancelled the consumer")
     package static let brokerConnected = MetricDescription(
         name: "responder_broker_connected", kind: .gauge, labels: [], meaning: "1 while consuming")
     package static let brokerBlocked = MetricDescription(
