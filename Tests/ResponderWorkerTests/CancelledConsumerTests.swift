@@ -5,7 +5,7 @@ import WorkerHarness
 
 /// The broker cancels the worker's consumer again and again before any input arrives (here: its input queue is
 /// deleted each time the worker has declared it and started consuming): the worker reconnects each time, backing
-/// off further each time instead of looping, and is not ready while it waits.
+/// off further each time instead of looping.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
 struct CancelledConsumerTests {
     @Test func aConsumerCancelledAgainAndAgainBacksOffFurtherEachTime() async throws {

@@ -7,19 +7,15 @@ extension SQLiteStateStore {
     ///
     /// The group runs on the writer's connection, between the group commit's transactions: taking one of the pool's
     /// reader connections costs more than the queries, and the writer's page cache already holds what it wrote,
-    /// where a reader would read it again from the WAL. The group is read inside one DEFERRED transaction, which
-    /// takes the WAL's read lock once for the group instead of once per query; it writes nothing and needs no
-    /// isolation, since the commit checks the inbox and the version again inside its write transaction.
+    /// where a reader would read it again from the WAL. Each query runs on its own, with no transaction around the
+    /// group: it needs no isolation, since the commit checks the inbox and the version again inside its write
+    /// transaction, and a transaction would tie the loads' fates together (an I/O error rolls SQLite's
+    /// transaction back, and GRDB then fails every later statement of it with SQLITE_ABORT, which would hide the
+    /// store's unavailability behind an error of another kind).
     static func read(_ group: [StateLoad], from pool: DatabasePool) async -> [Result<StateSnapshot, any Error>] {
         do {
             return try await pool.writeWithoutTransaction { db in
-                var snapshots: [Result<StateSnapshot, any Error>] = []
-                snapshots.reserveCapacity(group.count)
-                try db.inTransaction(.deferred) {
-                    for load in group { snapshots.append(Result { try read(load, in: db) }) }
-                    return .commit
-                }
-                return snapshots
+                group.map { load in Result { try read(load, in: db) } }
             }
         } catch {
             return group.map { _ in .failure(error) }

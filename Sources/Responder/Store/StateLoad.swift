@@ -6,6 +6,7 @@ public struct StateLoad: Sendable, Hashable {
     /// The event whose stored outputs are read, if it was processed.
     public var eventID: String
 
+    /// The keys of a load of `eventID` for the notification `requestIdentifier`.
     public init(requestIdentifier: String, eventID: String) {
         self.requestIdentifier = requestIdentifier
         self.eventID = eventID
