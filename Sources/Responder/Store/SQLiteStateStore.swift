@@ -65,7 +65,7 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// Loads are served in groups (``GroupLoad``): the loads that arrive while a group is being read are read
-    /// together in the next one (``read(_:from:)``).
+    /// together in the next one (`SQLiteStateStore.read(_:from:)`).
     public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
         try await SQLiteUnavailability.mapping {
             try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, eventID: eventID))
