@@ -6,8 +6,14 @@ import AMQP
 /// bound to it, so a different shard count would move notifications to other shards while their earlier events
 /// still wait in the old ones, and two workers could handle one notification's events side by side. The layout on
 /// the broker is read from which queues exist (passive declarations, each on a channel of its own since a missing
-/// queue closes the channel): ordered mode with N shards needs shard N absent, shards 0 and N-1 both present or
-/// both absent, and no unordered input queue; unordered mode needs no shard 0.
+/// queue closes the channel): ordered mode with N shards needs shard N absent, shard N-1 present wherever shard 0
+/// is, and no unordered input queue; unordered mode needs no shard 0.
+///
+/// Workers of a fleet start at once and declare while others check. A worker declares the shards from the last to
+/// the first (see `Topology.declarations`) and never deletes one, so the check reads shard 0 first, then shard N-1,
+/// then shard N: shard 0 seen means every shard above it already existed, so a missing N-1 after it is a real
+/// smaller layout; shard N-1 without shard 0 is a fleet member with the same N half-way through declaring, and
+/// shard N absent after N-1 was seen rules out a larger layout, whose declarer makes shard N before N-1.
 struct ShardCheck {
     var topology: Topology
 
@@ -24,17 +30,17 @@ struct ShardCheck {
             return
         }
         let shards = topology.shards
+        if shardZero, try await !exists(topology.shardQueue(shards - 1), on: connection) {
+            throw TopologyConflict(.shardLayout(
+                "the broker holds fewer than \(shards) shard queues (\(topology.shardQueue(shards - 1)) is missing): "
+                    + "changing --shards would move notifications between shards; run with the fleet's --shards, or "
+                    + "drain and redeclare (README: changing the shard count)"))
+        }
         if try await exists(topology.shardQueue(shards), on: connection) {
             throw TopologyConflict(.shardLayout(
                 "the broker holds more than \(shards) shard queues (\(topology.shardQueue(shards)) exists): changing "
                     + "--shards would move notifications between shards; run with the fleet's --shards, or drain and "
                     + "redeclare (README: changing the shard count)"))
-        }
-        if try await shardZero != exists(topology.shardQueue(shards - 1), on: connection) {
-            throw TopologyConflict(.shardLayout(
-                "the broker holds fewer than \(shards) shard queues (\(topology.shardQueue(shards - 1)) is missing): "
-                    + "changing --shards would move notifications between shards; run with the fleet's --shards, or "
-                    + "drain and redeclare (README: changing the shard count)"))
         }
         if try await exists(topology.inputQueue, on: connection) {
             throw TopologyConflict(.shardLayout(

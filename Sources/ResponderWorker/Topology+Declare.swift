@@ -9,14 +9,7 @@ extension Topology {
     public func declare(on channel: AMQPChannel) async throws {
         let plan = declarations
         for queue in plan.queues {
-            let arguments = FieldTable(queue.arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value.fieldValue) })
-            do {
-                _ = try await channel.declareQueue(
-                    queue.name, durable: true, exclusive: false, autoDelete: false, passive: false, arguments: arguments)
-            } catch {
-                guard case .channelClosed(406, let reply) = error else { throw error }
-                throw TopologyConflict(.queueArguments(queue: queue.name, reply: reply))
-            }
+            try await queue.declare(on: channel)
         }
         for exchange in plan.exchanges {
             try await channel.declareExchange(exchange.name, type: ExchangeType(exchange.type), durable: true)
@@ -26,6 +19,21 @@ extension Topology {
         }
         for binding in plan.bindings {
             try await channel.bindQueue(binding.queue, exchange: binding.exchange, routingKey: binding.routingKey)
+        }
+    }
+}
+
+extension QueueDeclaration {
+    /// Declares this durable queue with its arguments; idempotent while an existing one has the same shape. Throws
+    /// ``TopologyConflict`` when it exists with other arguments (the channel is closed then).
+    public func declare(on channel: AMQPChannel) async throws {
+        let arguments = FieldTable(arguments.sorted { $0.key < $1.key }.map { ($0.key, $0.value.fieldValue) })
+        do {
+            _ = try await channel.declareQueue(
+                name, durable: true, exclusive: false, autoDelete: false, passive: false, arguments: arguments)
+        } catch {
+            guard case .channelClosed(406, let reply) = error else { throw error }
+            throw TopologyConflict(.queueArguments(queue: name, reply: reply))
         }
     }
 }
