@@ -15,7 +15,6 @@ import dataclasses
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -26,8 +25,9 @@ import fixtures
 import latency
 import report
 from broker import Broker
+from build import build_responder
 from runs import drain, replay
-from variants import RELEASE_SCRATCH, VARIANTS, Setup, responder_lacks
+from variants import VARIANTS, Setup, responder_lacks
 
 
 def parse_arguments():
@@ -82,30 +82,6 @@ def machine_facts(broker):
             "memory_gib": round(memory_kib / 1024 / 1024, 1), "kernel": platform.release(),
             **broker.versions(), "librabbitmq": librabbitmq.stdout.strip(),
             "python": platform.python_version(), "aio_pika": version("aio-pika")}
-
-
-def release_build_command(repo):
-    """The image's release build, as the Dockerfile runs it, in the scratch folder scripts/test builds it in too:
-    the bench measures the binary that ships, and reuses the test suite's build of it."""
-    for line in (repo / "Dockerfile").read_text().splitlines():
-        if line.startswith("RUN swift build -c release "):
-            return line[len("RUN "):].split("&&")[0].rstrip(" \\").split() + ["--scratch-path", RELEASE_SCRATCH]
-    return None
-
-
-def build_responder(repo, log_dir):
-    """Builds `responder` in release mode when this checkout has it; a failed build is reported, not fatal."""
-    command = release_build_command(repo) if (repo / "Dockerfile").exists() else None
-    if "ResponderTool" not in (repo / "Package.swift").read_text() or command is None:
-        return
-    if shutil.which("swift") is None:
-        print("bench: no swift toolchain here, so the responder is not built", file=sys.stderr)
-        return
-    print(f"bench: building responder ({' '.join(command)})", file=sys.stderr)
-    with open(log_dir / "swift-build.log", "wb") as log:
-        built = subprocess.run(command, cwd=repo, stdout=log, stderr=subprocess.STDOUT)
-    if built.returncode != 0:
-        print(f"bench: the responder build failed, see {log_dir / 'swift-build.log'}", file=sys.stderr)
 
 
 async def main():

@@ -8,12 +8,10 @@ from typing import Callable, Optional
 
 import database
 from broker import INPUT_QUEUE_ARGUMENTS
+from build import RELEASE_SCRATCH
 
 
 # Where the image's release build goes (scripts/test builds it there too, with the Dockerfile's command).
-RELEASE_SCRATCH = ".build-release"
-
-
 @dataclass(frozen=True)
 class Setup:
     """What the variants' commands need to know about this checkout and this run."""
