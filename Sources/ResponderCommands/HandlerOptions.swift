@@ -27,6 +27,7 @@ struct HandlerOptions: ParsableArguments {
         if let path = try Settings.categories.resolveOptional(categories, environment) {
             do {
                 registry.setNotificationCategories(try CategoryRegistry(contentsOf: URL(fileURLWithPath: path)))
+                try registry.checkExtensionCategories()
             } catch {
                 throw SettingError("\(error)")
             }

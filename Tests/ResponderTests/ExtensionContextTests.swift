@@ -14,7 +14,7 @@ import WorkerHarness
         }
 
         let name = "observer"
-        let categoryIdentifiers: Set<String> = ["photo-category", "unknown-category"]
+        let categoryIdentifiers: Set<String> = ["photo-category"]
         let initialState = State()
         let shown = Journal<[NotificationAction]>()
 
@@ -44,15 +44,6 @@ import WorkerHarness
         #expect(record.version == 2)
         let state = try EventCodec.decodeStored(Observer.State.self, from: #require(record.handlerStates["observer"]))
         #expect(state.seen == ["e1", "e2"])
-    }
-
-    @Test func aNotificationOfAnUnregisteredCategoryStartsWithNoActions() async throws {
-        let observer = Observer()
-        var registry = HandlerRegistry()
-        try registry.register(observer)
-        let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet)
-        _ = await pipeline.process(Events.message(Events.response(id: "e1", category: "unknown-category")))
-        #expect(observer.shown.entries == [[]])
     }
 
     @Test func eachNotificationHasItsOwnState() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct RegistrationTests {
     @Test func aCategoryHasAtMostOneExtension() throws {
-        var registry = HandlerRegistry()
+        var registry = try Fixtures.registry(extension: nil)
         try registry.register(TestExtension(name: "first"))
         #expect(throws: RegistrationError.categoryAlreadyHandled(category: "photo-category", by: "first")) {
             try registry.register(TestExtension(name: "second"))
@@ -13,10 +13,33 @@ import Testing
     }
 
     @Test func extensionNamesAreUnique() throws {
-        var registry = HandlerRegistry()
+        var registry = HandlerRegistry(categories: CategoryRegistry(["a", "b"].map { NotificationCategory(identifier: $0, actions: []) }))
         try registry.register(TestExtension(name: "same", categoryIdentifiers: ["a"]))
         #expect(throws: RegistrationError.duplicateExtensionName("same")) {
             try registry.register(TestExtension(name: "same", categoryIdentifiers: ["b"]))
+        }
+    }
+
+    /// A typo in an extension's categories would otherwise send its responses to the app delegate without a word.
+    @Test func anExtensionForAnUnregisteredCategoryIsRefused() throws {
+        var registry = try Fixtures.registry(extension: nil)
+        #expect(throws: RegistrationError.unregisteredCategory(category: "photo-categroy", extension: "typo")) {
+            try registry.register(TestExtension(name: "typo", categoryIdentifiers: ["photo-category", "photo-categroy"]))
+        }
+        var empty = HandlerRegistry()
+        let refused = try #require(throws: RegistrationError.self) { try empty.register(TestExtension(name: "early")) }
+        #expect(refused.description
+            == "the extension \"early\" handles category \"photo-category\", which is not registered: register the "
+                + "category first (or check the identifier for a typo)")
+    }
+
+    /// Categories replaced after the extensions were registered (a categories file) are checked again.
+    @Test func replacedCategoriesAreCheckedAgainstTheExtensions() throws {
+        var registry = try Fixtures.registry()
+        try registry.checkExtensionCategories()
+        registry.setNotificationCategories(CategoryRegistry([NotificationCategory(identifier: "new", actions: [])]))
+        #expect(throws: RegistrationError.unregisteredCategory(category: "photo-category", extension: "test-extension")) {
+            try registry.checkExtensionCategories()
         }
     }
 

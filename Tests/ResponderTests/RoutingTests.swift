@@ -42,6 +42,17 @@ import WorkerHarness
         #expect(outcome.outputs.isEmpty)
     }
 
+    /// What TheModel.md says of a category nobody registered: responses reach the app delegate, as on a device,
+    /// and nothing is dead-lettered.
+    @Test func responsesOfAnUnregisteredCategoryGoToTheApp() async throws {
+        for (id, action) in [("e1", ActionIdentifier.default), ("e2", .custom("like-action"))] {
+            let outcome = try await process(Events.response(id: id, category: "unknown-category", action: action))
+            #expect(outcome.disposition == .noUpdate)
+        }
+        #expect(handler.journal.entries.isEmpty)
+        #expect(delegate.journal.entries.map(\.eventID) == ["e1", "e2"])
+    }
+
     @Test func defaultActionGoesToTheAppEvenWhenTheCategoryHasAnExtension() async throws {
         let outcome = try await process(Events.response(id: "e1", action: .default))
         #expect(handler.journal.entries.isEmpty)

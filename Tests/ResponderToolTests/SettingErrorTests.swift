@@ -1,4 +1,5 @@
 import Foundation
+import RedGreenExample
 import Testing
 import WorkerHarness
 
@@ -91,6 +92,19 @@ import WorkerHarness
         }
         #expect(message.hasPrefix("categories file \(file.path) is not a categories file"))
         #expect(!message.contains("\n"))
+    }
+
+    /// A categories file that lacks a category the program's extensions handle is refused, naming both.
+    @Test func aCategoriesFileWithoutAnExtensionsCategoryIsRefused() throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("categories.json")
+        try Data(#"{"categories": [{"identifier": "blue-category", "actions": [], "options": [], "intentIdentifiers": []}]}"#.utf8)
+            .write(to: file)
+        let message = Self.message {
+            try HandlerOptions.parse(["--categories", file.path]).makeRegistry(Self.empty) { try RedGreen.register(in: &$0) }
+        }
+        #expect(message.hasPrefix("the extension \"red-green-rotation\" handles category \"green-category\", which is not registered"), "\(message)")
     }
 
     /// Through the real binary: one line on stderr, naming the flag, the variable or the file, and exit status 1.

@@ -16,8 +16,22 @@ public struct HandlerRegistry: Sendable {
     }
 
     /// Replaces the whole set of categories, as `UNUserNotificationCenter.setNotificationCategories` does.
+    ///
+    /// Call ``checkExtensionCategories()`` afterwards when extensions are already registered: a new set may lack a
+    /// category one of them handles.
     public mutating func setNotificationCategories(_ categories: CategoryRegistry) {
         self.categories = categories
+    }
+
+    /// Throws ``RegistrationError/unregisteredCategory(category:extension:)`` for the first category (in name order)
+    /// that a registered extension handles and the registered categories lack.
+    ///
+    /// A response of a category nobody registered never reaches an extension on a device, since the notification
+    /// showed no buttons; here such an extension would never run, which is a typo's silent effect.
+    public func checkExtensionCategories() throws(RegistrationError) {
+        for category in extensionsByCategory.keys.sorted() where categories[category] == nil {
+            throw .unregisteredCategory(category: category, extension: extensionsByCategory[category]!.name)
+        }
     }
 
     /// Registers one category, replacing any with the same identifier.
@@ -28,13 +42,17 @@ public struct HandlerRegistry: Sendable {
     /// Registers an extension for its categories.
     ///
     /// - Throws: ``RegistrationError`` when another extension already has the same name or one of the
-    ///   categories (as on iOS, a category has at most one content extension).
+    ///   categories (as on iOS, a category has at most one content extension), or when one of its categories is not
+    ///   registered: register the categories first.
     public mutating func register(_ handler: some NotificationContentExtension) throws(RegistrationError) {
         let erased = AnyContentExtension(handler)
         guard !extensionNames.contains(erased.name) else { throw .duplicateExtensionName(erased.name) }
         for category in erased.categoryIdentifiers.sorted() {
             if let existing = extensionsByCategory[category] {
                 throw .categoryAlreadyHandled(category: category, by: existing.name)
+            }
+            if categories[category] == nil {
+                throw .unregisteredCategory(category: category, extension: erased.name)
             }
         }
         extensionNames.insert(erased.name)

@@ -4,12 +4,17 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
     case duplicateExtensionName(String)
     /// The category already has an extension.
     case categoryAlreadyHandled(category: String, by: String)
+    /// An extension names a category that is not registered, so no response would ever reach it for that category.
+    case unregisteredCategory(category: String, extension: String)
 
     public var description: String {
         switch self {
         case .duplicateExtensionName(let name): "an extension named \"\(name)\" is already registered"
         case .categoryAlreadyHandled(let category, let name):
             "category \"\(category)\" already has the extension \"\(name)\""
+        case .unregisteredCategory(let category, let name):
+            "the extension \"\(name)\" handles category \"\(category)\", which is not registered: register the "
+                + "category first (or check the identifier for a typo)"
         }
     }
 }
