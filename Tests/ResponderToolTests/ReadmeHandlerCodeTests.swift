@@ -9,8 +9,12 @@ import WorkerHarness
     static func swiftBlocks(ofSection title: String, in readme: String) -> [String] {
         guard let start = readme.range(of: "\n## \(title)\n") else { return [] }
         let rest = readme[start.upperBound...]
-        let section = rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
-        return section.components(separatedBy: "```swift\n").dropFirst().map { block in
+        return swiftBlocks(in: String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]))
+    }
+
+    /// The Swift code blocks of `text`.
+    static func swiftBlocks(in text: String) -> [String] {
+        text.components(separatedBy: "```swift\n").dropFirst().map { block in
             String(block.components(separatedBy: "\n```").first ?? "")
         }
     }
@@ -21,16 +25,36 @@ import WorkerHarness
             .map { $0.drop { $0 == " " } }.joined(separator: "\n")
     }
 
-    @Test func everySwiftBlockOfTheSectionIsInTheExamplesSources() throws {
-        let readme = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = Self.swiftBlocks(ofSection: "Writing your own handlers", in: readme)
-        #expect(blocks.count >= 4)
+    /// The example package's Swift files (its manifest included), each unindented.
+    static func exampleSources() throws -> [String] {
         let example = Paths.root.appendingPathComponent("Examples/CustomHandlers")
         let files = try #require(FileManager.default.enumerator(at: example, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }
             .filter { $0.pathExtension == "swift" && !$0.path.contains("/.build/") }
-        let sources = try files.map { Self.unindented(try String(contentsOf: $0, encoding: .utf8)) }
         #expect(files.contains { $0.lastPathComponent == "main.swift" })
+        #expect(files.contains { $0.lastPathComponent == "Package.swift" })
+        return try files.map { Self.unindented(try String(contentsOf: $0, encoding: .utf8)) }
+    }
+
+    @Test func everySwiftBlockOfTheSectionIsInTheExamplesSources() throws {
+        let readme = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = Self.swiftBlocks(ofSection: "Writing your own handlers", in: readme)
+        #expect(blocks.count >= 4)
+        let sources = try Self.exampleSources()
+        for block in blocks {
+            #expect(sources.contains { $0.contains(Self.unindented(block)) }, "not in the example's sources:\n\(block)")
+        }
+    }
+
+    /// The DocC article a team follows to write its own package, the dependency line included (a `.package(path:)`
+    /// without the name fails in a package of one's own): every Swift block is one the example builds with.
+    @Test func everySwiftBlockOfTheHandlersArticleIsInTheExamplesSources() throws {
+        let article = try String(
+            contentsOf: Paths.root.appendingPathComponent("Sources/Responder/Responder.docc/WritingAndTestingHandlers.md"),
+            encoding: .utf8)
+        let blocks = Self.swiftBlocks(in: article)
+        #expect(blocks.contains { $0.contains(".package(name: \"responder\"") })
+        let sources = try Self.exampleSources()
         for block in blocks {
             #expect(sources.contains { $0.contains(Self.unindented(block)) }, "not in the example's sources:\n\(block)")
         }
