@@ -70,6 +70,17 @@ import WorkerHarness
         #expect(summary.updated == 5 && summary.outputs == 5 && summary.events == 5)
     }
 
+    /// A hand-written fixture of bare events (no delivery around them) says so, instead of naming a missing key.
+    @Test func aBareCloudEventOnALineSaysWhatALineIs() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try fixture([String(decoding: EventCodec.encode(Events.response(id: "e1")), as: UTF8.self)], in: directory)
+        let (_, problems, _) = try await replay(url, extension: TestExtension())
+        #expect(problems.map(\.description) == [
+            "line 1: dead-lettered (invalid-field): a bare CloudEvent, not a fixture line: a line records a delivery, "
+                + #"{"exchange": …, "routingKey": …, "properties": {…}, "body": the event} (responder record writes such lines)"#
+        ])
+    }
+
     @Test func undecodableLinesAreReportedByLineNumberAndTheRunGoesOn() async throws {
         let directory = try TemporaryDirectory()
         let handler = TestExtension(actionSets: { _ in [[Fixtures.like]] })

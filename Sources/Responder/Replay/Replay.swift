@@ -97,6 +97,14 @@ public struct Replay: Sendable {
         } catch .malformedJSON {
             throw InputRejection(reason: .malformedJSON, detail: "the line is not valid JSON")
         } catch {
+            // The likeliest slip of a hand-written fixture: the event alone, without the delivery around it.
+            if (try? EventCodec.decodeResponseEvent(bytes)) != nil {
+                throw InputRejection(
+                    reason: .invalidField,
+                    detail: "a bare CloudEvent, not a fixture line: a line records a delivery, "
+                        + #"{"exchange": …, "routingKey": …, "properties": {…}, "body": the event}"#
+                        + " (responder record writes such lines)")
+            }
             throw InputRejection(reason: .invalidField, detail: "not a fixture line: \(error)")
         }
     }
