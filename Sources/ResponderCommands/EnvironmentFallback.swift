@@ -8,9 +8,23 @@ struct EnvironmentFallback {
     /// The broker URL: `--amqp-url`, else `RESPONDER_AMQP_URL`, else the contents of the file
     /// `RESPONDER_AMQP_URL_FILE` names (a mounted secret), else a local broker.
     func brokerURL(_ flag: String?) throws(SettingError) -> String {
-        if let url = try Settings.amqpURL.resolveOptional(flag, self) { return url }
-        if let url = try fileContents(Settings.amqpURLFileVariable) { return url }
-        return try Settings.amqpURL.resolve(nil, self)
+        try secret(Settings.amqpURL, orFileIn: Settings.amqpURLFileVariable, flag)
+    }
+
+    /// The management API's URL: `--management-url`, else `RESPONDER_MANAGEMENT_URL`, else the contents of the file
+    /// `RESPONDER_MANAGEMENT_URL_FILE` names, else a local broker's.
+    func managementURL(_ flag: String?) throws(SettingError) -> String {
+        try secret(Settings.managementURL, orFileIn: Settings.managementURLFileVariable, flag)
+    }
+
+    /// A setting that may hold a password: the flag, else its variable, else the contents of the file that
+    /// `fileVariable` names, else its default.
+    private func secret(_ setting: Setting<String>, orFileIn fileVariable: String, _ flag: String?) throws(SettingError)
+        -> String
+    {
+        if let value = try setting.resolveOptional(flag, self) { return value }
+        if let value = try fileContents(fileVariable) { return value }
+        return try setting.resolve(nil, self)
     }
 
     /// The state location: `--state`, else `RESPONDER_STATE`, else the contents of the file `RESPONDER_STATE_FILE`

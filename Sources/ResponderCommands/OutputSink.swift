@@ -10,15 +10,30 @@ final class OutputSink {
     private(set) var lines: [String] = []
 
     /// A sink writing to the file at `path` (created or truncated), or to stdout when `path` is nil.
-    init(path: String?, keepsLines: Bool) throws {
+    ///
+    /// A private sink is for what users typed (recorded inputs): its file is readable by its owner only (0600, an
+    /// existing regular file made so too), and `path` must not be a symbolic link, which could lead the writes into
+    /// a file that others read or that something else depends on; it throws a ``SettingError`` saying so.
+    init(path: String?, keepsLines: Bool, isPrivate: Bool = false) throws {
         if let path {
             // Opened in place: FileManager.createFile writes atomically, renaming a new file over the path, which
             // replaces a symlink and, run as root with `--out /dev/null`, turns the null device into a regular file.
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (isPrivate ? O_NOFOLLOW : 0)
+            let descriptor = open(path, flags, isPrivate ? 0o600 : 0o644)
             guard descriptor >= 0 else {
+                if isPrivate, errno == ELOOP {
+                    throw SettingError("\(path) is a symbolic link: a recording is written only to the file itself")
+                }
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            var status = stat()
+            // Only a regular file: the mode of a device such as /dev/null is not the recording's to change.
+            if isPrivate, fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                status.st_mode & 0o077 != 0, fchmod(descriptor, 0o600) != 0
+            {
+                throw SettingError("\(path): cannot make it readable by its owner only: \(String(cString: strerror(errno)))")
+            }
             ownsHandle = true
         } else {
             handle = FileHandle.standardOutput

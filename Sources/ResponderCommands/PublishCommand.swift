@@ -12,7 +12,9 @@ struct PublishCommand: AsyncParsableCommand {
         abstract: "Publish a fixture's messages to the broker, each confirmed.",
         discussion: """
             Each line goes to its recorded exchange and routing key with its recorded properties; a line that \
-            is not a fixture line is reported and skipped. With --repeat, \
+            is not a fixture line is reported and skipped. Publishes are mandatory: a line the exchange routes \
+            to no queue comes back from the broker and is reported as unroutable with its line number; the \
+            other lines are still published, and the command then exits with status 1. With --repeat, \
             every pass after the first gives event ids (and message ids) a -rN suffix, so they are new events \
             rather than duplicates the inbox would skip.
             """)
@@ -39,10 +41,24 @@ struct PublishCommand: AsyncParsableCommand {
         let channel = try await connection.openChannel()
         try await channel.enablePublisherConfirms()
         let progress = PublishProgress(total: linesPerPass * passes)
-        var pending: [PublishConfirmation] = []
+        var pending: [(line: Int, pass: Int, confirmation: PublishConfirmation)] = []
         pending.reserveCapacity(window)
         let start = ContinuousClock.now
         var sent = 0
+        var unroutable = 0
+        // Waits for every pending outcome; a returned line is reported, anything else ends the command.
+        func settle() async throws {
+            for (line, pass, confirmation) in pending {
+                do {
+                    try await confirmation.confirmed()
+                } catch .returned(let code, let text) {
+                    unroutable += 1
+                    let which = passes > 1 ? " (pass \(pass + 1))" : ""
+                    standardError("publish: \(fixture):\(line)\(which) unroutable: the broker returned it (\(code) \(text))")
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
         for pass in 0..<passes {
             var reader = try FixtureReader(url: url)
             while let bytes = try reader.nextLine() {
@@ -56,14 +72,13 @@ struct PublishCommand: AsyncParsableCommand {
                     continue
                 }
                 let message = pass == 0 ? line : line.renamed(suffix: "-r\(pass)")
-                pending.append(
-                    try channel.publishPipelined(
-                        message.bodyBytes, exchange: message.exchange, routingKey: message.routingKey,
-                        properties: BasicProperties(MessageProperties(message.properties))))
+                let confirmation = try channel.publishPipelined(
+                    message.bodyBytes, exchange: message.exchange, routingKey: message.routingKey, mandatory: true,
+                    properties: BasicProperties(MessageProperties(message.properties)))
+                pending.append((reader.lineNumber, pass, confirmation))
                 sent += 1
                 if pending.count >= window {
-                    for confirmation in pending { try await confirmation.confirmed() }
-                    pending.removeAll(keepingCapacity: true)
+                    try await settle()
                     progress.show(sent)
                 }
                 if let rate {
@@ -72,8 +87,12 @@ struct PublishCommand: AsyncParsableCommand {
                 }
             }
         }
-        for confirmation in pending { try await confirmation.confirmed() }
-        progress.finish(sent)
+        try await settle()
+        progress.finish(sent - unroutable)
         await connection.close()
+        if unroutable > 0 {
+            standardError("publish: \(unroutable) unroutable, not published")
+            throw ExitCode(1)
+        }
     }
 }

@@ -12,7 +12,9 @@ struct RecordCommand: AsyncParsableCommand {
         abstract: "Record the messages arriving at the input exchange as fixture lines.",
         discussion: """
             Binds a temporary queue of its own (exclusive, deleted when the command ends) to the exchange, so the \
-            worker's queue keeps every event. Stops after --limit messages, or on SIGINT/SIGTERM.
+            worker's queue keeps every event. Stops after --limit messages, or on SIGINT/SIGTERM. The file holds \
+            what users typed, so it is readable by its owner only (0600, an existing file too), and --out is \
+            refused when it is a symbolic link.
             """)
 
     @OptionGroup(title: "Broker") var broker: BrokerOptions
@@ -31,7 +33,7 @@ struct RecordCommand: AsyncParsableCommand {
         let environment = EnvironmentFallback()
         let limit = try Settings.limit.resolveOptional(self.limit, environment)
         let source = try Settings.recordedExchange.resolve(exchange, environment)
-        let sink = try OutputSink(path: out == "-" ? nil : out, keepsLines: false)
+        let sink = try OutputSink(path: out == "-" ? nil : out, keepsLines: false, isPrivate: true)
         let connection = try await broker.connect(environment, name: "record", logger: logger)
         let channel = try await connection.openChannel()
         let tap = try await TapQueue.open(on: channel, exchange: source, routingKey: routingKey)

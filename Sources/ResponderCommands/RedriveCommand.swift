@@ -11,7 +11,8 @@ struct RedriveCommand: AsyncParsableCommand {
         commandName: "redrive",
         abstract: "Move messages from the dead-letter queue back to the input exchange.",
         discussion: """
-            Each message is republished to the exchange and routing key it was first published to, with its \
+            Each message is republished to the input exchange, and nowhere else whatever its headers say, with \
+            the routing key the worker first saw it with (in ordered mode: its notification's shard), with its \
             failure headers removed (so it gets a full set of retries), and is removed from the dead-letter \
             queue only after the broker confirmed the republish. With --reason, only messages dead-lettered for \
             that reason move; the others stay, in order. The messages present when the command starts are \

@@ -1,16 +1,21 @@
 import AMQP
 import NotificationEvents
 
-/// Where a dead-lettered message came from and why it was dead-lettered, read from its headers: the worker's
-/// `x-responder-*` headers, or the broker's `x-death` when the broker dead-lettered it: `delivery_limit`, or
-/// `rejected` for an input the worker refused unread because its body was over the limit. Exchange and routing key
-/// are taken from the headers only when they are strings AMQP can route with (at most 255 bytes).
+/// Why a dead-lettered message was dead-lettered and where a redrive sends it back, read from its headers: the
+/// worker's `x-responder-*` headers, or the broker's `x-death` when the broker dead-lettered it: `delivery_limit`, or
+/// `rejected` for an input the worker refused unread because its body was over the limit.
+///
+/// A redrive goes to the input exchange and nowhere else, whatever the headers say: a producer allowed to publish
+/// only there can set any header, and a dead letter the broker made keeps them. The routing key is read from the
+/// headers (only a string AMQP can route with, at most 255 bytes), because on the input exchange it can reach only
+/// what the input exchange's bindings reach, which that producer reaches anyway; it is the routing key the worker
+/// saw on first delivery, so in ordered mode the message goes back to its notification's shard.
 public struct DeadLetterOrigin: Sendable {
     /// The reason code, when the headers say.
     public var reason: DeadLetterReason?
-    /// The exchange the message was first published to.
+    /// The exchange a redrive publishes to: always the input exchange.
     public var exchange: String
-    /// The routing key it was first published with.
+    /// The routing key it was first delivered with.
     public var routingKey: String
     /// The message's properties without the failure headers, ready to go back to the input.
     public var cleanedProperties: BasicProperties
@@ -30,9 +35,7 @@ public struct DeadLetterOrigin: Sendable {
         func routable(_ value: FieldValue?) -> String? {
             value?.stringValue.flatMap { $0.utf8.count <= 255 ? $0 : nil }
         }
-        exchange =
-            routable(headers[DeadLetterInfo.Header.originalExchange.rawValue])
-            ?? routable(firstDeath?["exchange"]) ?? inputExchange
+        exchange = inputExchange
         routingKey =
             routable(headers[DeadLetterInfo.Header.originalRoutingKey.rawValue])
             ?? routable(firstDeath?["routing-keys"]?.arrayValue?.first) ?? message.routingKey

@@ -24,23 +24,28 @@ package struct FailureRouting: Sendable {
     /// from 0 to the number of retries (more counts as every retry spent), the first failure a date of at most 64
     /// bytes, the original exchange and routing key strings AMQP can route with (at most 255 bytes). Anything else
     /// is ignored, and the delivery's own values stand in.
+    ///
+    /// Where the input came from is read from the headers only on an input back from a retry queue: there the
+    /// worker wrote them itself on the earlier trip, over anything the producer sent. On any other delivery (from
+    /// the input exchange, or a shard) they are a producer's and never name the origin: the broker's exchange and
+    /// routing key do, which is where a redrive sends the input back.
     package struct History {
         var attempts: Int
         var firstFailure: Date?
         var originalExchange: String
         var originalRoutingKey: String
 
-        init(_ delivery: AMQPDelivery, retries: Int) {
+        init(_ delivery: AMQPDelivery, retries: Int, isBackFromRetry: Bool) {
             let headers = delivery.properties.headers
             let attempts = headers[DeadLetterInfo.Header.attempts.rawValue]?.intValue ?? 0
             self.attempts = min(max(attempts, 0), retries)
             firstFailure = headers[DeadLetterInfo.Header.firstFailure.rawValue]?.stringValue.flatMap {
                 $0.utf8.count <= 64 ? try? Date($0, strategy: .iso8601) : nil
             }
-            originalExchange =
-                Self.routable(headers[DeadLetterInfo.Header.originalExchange.rawValue]) ?? delivery.exchange
+            let recorded: (FieldValue?) -> String? = { isBackFromRetry ? Self.routable($0) : nil }
+            originalExchange = recorded(headers[DeadLetterInfo.Header.originalExchange.rawValue]) ?? delivery.exchange
             originalRoutingKey =
-                Self.routable(headers[DeadLetterInfo.Header.originalRoutingKey.rawValue]) ?? delivery.routingKey
+                recorded(headers[DeadLetterInfo.Header.originalRoutingKey.rawValue]) ?? delivery.routingKey
         }
 
         private static func routable(_ value: FieldValue?) -> String? {
@@ -124,7 +129,9 @@ package struct FailureRouting: Sendable {
 
     /// The history `delivery` carries, checked against this topology's retries.
     package func history(of delivery: AMQPDelivery) -> History {
-        History(delivery, retries: topology.retryDelays.count)
+        // A retry queue dead-letters into the input queue through the default exchange (see Topology).
+        let isBackFromRetry = !topology.isOrdered && delivery.exchange.isEmpty && delivery.routingKey == topology.inputQueue
+        return History(delivery, retries: topology.retryDelays.count, isBackFromRetry: isBackFromRetry)
     }
 
     /// The properties without headers and without a short string over 255 bytes.

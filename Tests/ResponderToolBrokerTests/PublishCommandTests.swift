@@ -84,4 +84,31 @@ struct PublishCommandTests {
         await probe.cleanUp()
         try? FileManager.default.removeItem(at: folder)
     }
+
+    /// A line the exchange routes to no queue would be lost without a word: the broker returns it, the command names
+    /// its line, publishes the rest and exits with status 1.
+    @Test func anUnroutableLineIsReportedWithItsNumber() async throws {
+        let topology = TestTopology("publish-unroutable")
+        let probe = try await QueueProbe.open(topology)
+        let folder = try Paths.temporaryFolder()
+        let nowhere = "\(topology.prefix).nowhere"
+        try await probe.channel.declareExchange(nowhere, type: .topic, durable: false)
+        var lines = Array(try QueueProbe.lines(of: Paths.session("rotations")).prefix(3))
+        for index in lines.indices { lines[index].exchange = topology.topology.inputExchange }
+        lines[1].exchange = nowhere
+        let url = folder.appendingPathComponent("session.jsonl")
+        try Data(lines.map { EventCodec.encode($0) + Array("\n".utf8) }.joined()).write(to: url)
+
+        let result = try await Tool.run(["publish", url.path], environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
+        #expect(result.status == 1, "\(result.stderr)")
+        let unroutable = result.stderr.split(separator: "\n").filter { $0.contains("unroutable") }
+        #expect(unroutable.first?.hasPrefix("publish: \(url.path):2 unroutable") == true, "\(result.stderr)")
+        #expect(unroutable.last == "publish: 1 unroutable, not published", "\(result.stderr)")
+        #expect(result.stderr.contains("publish: 2 messages confirmed"))
+        let published = try await probe.take(2, from: topology.topology.inputQueue)
+        #expect(published.map(\.body) == [lines[0].bodyBytes, lines[2].bodyBytes])
+        try await probe.channel.deleteExchange(nowhere)
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
 }

@@ -23,6 +23,7 @@ struct RecordCommandTests {
         try await probe.publish(session)
         #expect(try await record.waitForExit() == 0, "\(record.stderr)")
         #expect(record.stderr.contains("record: \(session.count) messages"))
+        #expect(try Self.mode(of: out) == 0o600, "what users typed is for the file's owner only")
 
         let recorded = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").map {
             try EventCodec.decodeFixtureLine(Array($0.utf8))
@@ -43,6 +44,47 @@ struct RecordCommandTests {
         ])
         #expect(replay.status == 0, "\(replay.stderr)")
         await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The permission bits of the file at `url`.
+    static func mode(of url: URL) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+    }
+
+    @Test func anExistingFileIsMadeReadableByItsOwnerOnly() async throws {
+        let topology = TestTopology("record-existing")
+        let probe = try await QueueProbe.open(topology)
+        let folder = try Paths.temporaryFolder()
+        let out = folder.appendingPathComponent("recorded.jsonl")
+        try Data("an older recording\n".utf8).write(to: out)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: out.path)
+        let record = try Tool(
+            ["record", "--out", out.path, "--limit", "1", "--exchange", topology.topology.inputExchange],
+            environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
+        try await record.waitForStandardError(containing: "record: tapping")
+        try await probe.publish(Array(try QueueProbe.lines(of: Paths.session("rotations")).prefix(1)))
+        #expect(try await record.waitForExit() == 0, "\(record.stderr)")
+        #expect(try Self.mode(of: out) == 0o600)
+        #expect(try String(contentsOf: out, encoding: .utf8).split(separator: "\n").count == 1)
+        await probe.cleanUp()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func aSymbolicLinkIsRefusedAndItsTargetLeftAlone() async throws {
+        let folder = try Paths.temporaryFolder()
+        let target = folder.appendingPathComponent("someone-elses-file")
+        try Data("kept\n".utf8).write(to: target)
+        let link = folder.appendingPathComponent("recorded.jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        // No broker listens there: refused before connecting, the command ends at once; writing through the link
+        // would have emptied the target before the connection failed.
+        let result = try await Tool.run(
+            ["record", "--out", link.path, "--limit", "1"], environment: ["RESPONDER_AMQP_URL": "amqp://127.0.0.1:1/"])
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("\(link.path) is a symbolic link"), "\(result.stderr)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "kept\n")
         try? FileManager.default.removeItem(at: folder)
     }
 

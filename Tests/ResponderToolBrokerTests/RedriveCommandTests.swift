@@ -5,8 +5,8 @@ import ResponderWorker
 import Testing
 import WorkerHarness
 
-/// `responder redrive` moves dead letters back to where they were first published, without their failure
-/// headers, each confirmed there before it leaves the dead-letter queue; with `--reason`, only those of one reason.
+/// `responder redrive` moves dead letters back to the input exchange with the routing key they were first delivered
+/// with, without their failure headers, each confirmed there before it leaves the dead-letter queue; with `--reason`, only those of one reason.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
 struct RedriveCommandTests {
     /// One dead letter as the worker (or the broker, for the delivery limit) leaves it.
@@ -119,22 +119,68 @@ struct RedriveCommandTests {
         await probe.cleanUp()
     }
 
+    /// A producer allowed to publish only to the input exchange sends poison naming, as its original exchange, the
+    /// output exchange (the push sender would deliver it) or the default exchange with another queue's name. Once
+    /// the worker dead-lettered them, a redrive brings both back to the input queue and nowhere else.
+    @Test func aForgedOriginalExchangeDoesNotTakeARedriveOutsideTheInput() async throws {
+        let topology = TestTopology("redrive-forged")
+        let probe = try await QueueProbe.open(topology)
+        let otherQueue = "\(topology.prefix).someone-elses"
+        _ = try await probe.channel.declareQueue(otherQueue, durable: false)
+        let folder = try Paths.temporaryFolder()
+        let worker = try WorkerProcess(topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path)
+        try await worker.waitUntilReady()
+        let forgeries: [(messageID: String, exchange: String, routingKey: String)] = [
+            ("forged-output", topology.topology.outputExchange, "red-category"),
+            ("forged-default", "", otherQueue),
+        ]
+        for forgery in forgeries {
+            var properties = BasicProperties()
+            properties.messageID = forgery.messageID
+            properties.headers = [
+                "x-responder-original-exchange": .string(forgery.exchange),
+                "x-responder-original-routing-key": .string(forgery.routingKey),
+            ]
+            try await probe.publish(body: Array("not JSON".utf8), properties: properties, routingKey: "red-category")
+        }
+        try await waitFor("the dead letters") { try await probe.count(topology.topology.deadLetterQueue) == forgeries.count }
+        // Stopped, so what comes back to the input queue stays there to be counted.
+        worker.send(SIGTERM)
+        try await worker.waitForExit()
+
+        let dryRun = try await Tool.run(["redrive", "--dry-run"], environment: Self.environment(topology))
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        for forgery in forgeries {
+            #expect(
+                dryRun.stdout.contains(
+                    "would move \(forgery.messageID)  malformed-json  → \(topology.topology.inputExchange) [red-category]"),
+                "\(dryRun.stdout)")
+        }
+        let result = try await Tool.run(["redrive"], environment: Self.environment(topology))
+        #expect(result.status == 0, "\(result.stderr)")
+        let back = try await probe.take(forgeries.count, from: topology.topology.inputQueue)
+        #expect(Set(back.compactMap(\.properties.messageID)) == Set(forgeries.map(\.messageID)))
+        #expect(back.allSatisfy { $0.exchange == topology.topology.inputExchange && $0.routingKey == "red-category" })
+        #expect(try await probe.count(topology.topology.outputQueue) == 0, "nothing reaches the push sender")
+        #expect(try await probe.count(otherQueue) == 0, "nothing reaches another queue")
+        _ = try await probe.channel.deleteQueue(otherQueue)
+        await probe.cleanUp()
+    }
+
     @Test func aDeadLetterThatCannotBeRepublishedStaysWhereItIs() async throws {
         let topology = TestTopology("redrive-unroutable")
         let probe = try await QueueProbe.open(topology)
-        // An exchange nothing is bound to: the broker returns the republished message instead of confirming it.
-        let nowhere = "\(topology.prefix).nowhere"
-        try await probe.channel.declareExchange(nowhere, type: .topic, durable: false)
-        try await Self.fill(probe, exchange: nowhere, Array(Self.deadLetters.prefix(2)))
-        try await Self.fill(probe, exchange: topology.topology.inputExchange, Array(Self.deadLetters.suffix(2)))
+        try await Self.fill(
+            probe, exchange: topology.topology.inputExchange, Array(Self.deadLetters.prefix(2) + Self.deadLetters.suffix(2)))
         try await waitFor("the dead letters") { try await probe.count(topology.topology.deadLetterQueue) == 4 }
+        // The input exchange routes nowhere without its queue: the broker returns the republished message instead
+        // of confirming it.
+        try await probe.channel.deleteQueue(topology.topology.inputQueue)
 
         let result = try await Tool.run(["redrive"], environment: Self.environment(topology))
         #expect(result.status != 0, "a returned republish is a failure")
-        #expect(try await probe.count(topology.topology.inputQueue) == 0)
         let kept = try await probe.take(4, from: topology.topology.deadLetterQueue)
         #expect(kept.compactMap(\.properties.messageID) == ["dl-1", "dl-2", "dl-5", "dl-6"], "nothing lost, nothing moved")
-        try await probe.channel.deleteExchange(nowhere)
         await probe.cleanUp()
     }
 }

@@ -39,11 +39,22 @@ import Testing
         "x-delivery-count": .int64(1),
     ]
 
-    @Test func theWorkersHeadersSayWhereAndWhy() {
-        let origin = DeadLetterOrigin(deadLetter(headers: Self.workerHeaders), inputExchange: "ignored")
+    @Test func theWorkersHeadersSayWhyAndWithWhichRoutingKey() {
+        let origin = DeadLetterOrigin(deadLetter(headers: Self.workerHeaders), inputExchange: "notifications.responses")
         #expect(origin.reason == .retriesExhausted)
         #expect(origin.exchange == "notifications.responses")
         #expect(origin.routingKey == "green-category")
+    }
+
+    /// A dead letter the broker made keeps what the producer forged; the broker's own `x-death` names an exchange
+    /// too. Neither is where a redrive goes.
+    @Test func aRedriveGoesToTheInputExchangeWhateverTheHeadersSay() {
+        var headers = Self.workerHeaders
+        headers["x-responder-original-exchange"] = "notifications.action-updates"
+        headers["x-death"] = .array([.table(["reason": "delivery_limit", "exchange": "", "routing-keys": .array(["q"])])])
+        #expect(DeadLetterOrigin(deadLetter(headers: headers), inputExchange: "in").exchange == "in")
+        headers["x-responder-original-exchange"] = nil
+        #expect(DeadLetterOrigin(deadLetter(headers: headers), inputExchange: "in").exchange == "in")
     }
 
     @Test func theCleanedPropertiesKeepOnlyWhatTheProducerSent() {
@@ -66,7 +77,8 @@ import Testing
             "x-first-death-reason": "delivery_limit",
         ]
         // The input queue dead-letters with its own name as the routing key.
-        let origin = DeadLetterOrigin(deadLetter(headers: headers, routingKey: "responder.responses"), inputExchange: "x")
+        let origin = DeadLetterOrigin(
+            deadLetter(headers: headers, routingKey: "responder.responses"), inputExchange: "notifications.responses")
         #expect(origin.reason == .deliveryLimitExceeded)
         #expect(origin.exchange == "notifications.responses")
         #expect(origin.routingKey == "red-category")

@@ -53,6 +53,34 @@ import Testing
         #expect(info.originalExchange == "notifications.responses")
     }
 
+    /// A producer that may publish only to the input exchange names the output exchange, or the default exchange
+    /// and another queue, as where its input came from: the dead letter and every retry name where the broker
+    /// delivered it from instead, so a redrive cannot take it anywhere else.
+    @Test(arguments: [("notifications.action-updates", "red-category"), ("", "someone.elses.queue")])
+    func anOriginTheProducerForgedIsNeverTheOrigin(forged: (exchange: String, routingKey: String)) throws {
+        let headers: FieldTable = [
+            "x-responder-original-exchange": .string(forged.exchange),
+            "x-responder-original-routing-key": .string(forged.routingKey),
+        ]
+        let letter = routing.deadLetter(input(headers: headers), reason: .malformedJSON, detail: "d", limits: limits, now: now)
+        #expect(letter.routingKey == "red-category")
+        #expect(try info(letter).originalExchange == "notifications.responses")
+        #expect(try info(letter).originalRoutingKey == "red-category")
+        let (retry, _) = routing.afterFailure(of: input(headers: headers), detail: "busy", retryable: true, limits: limits, now: now)
+        #expect(retry.properties.headers["x-responder-original-exchange"] == .string("notifications.responses"))
+        #expect(retry.properties.headers["x-responder-original-routing-key"] == .string("red-category"))
+    }
+
+    /// In ordered mode every delivery comes from a shard: no header the producer sent names its origin either.
+    @Test func anOrderedTopologyNeverReadsTheOriginFromHeaders() throws {
+        var topology = Topology()
+        topology.shards = 2
+        let ordered = FailureRouting(topology: topology, workerID: "w")
+        let headers: FieldTable = ["x-responder-original-exchange": "notifications.action-updates"]
+        let letter = ordered.deadLetter(input(headers: headers), reason: .malformedJSON, detail: "d", limits: limits, now: now)
+        #expect(try info(letter).originalExchange == "notifications.responses")
+    }
+
     @Test(arguments: ["yesterday", String(repeating: "2026-11-20T09:00:00Z", count: 10)])
     func aFirstFailureThatIsNotAShortDateIsReplacedByNow(forged: String) throws {
         let letter = routing.deadLetter(

@@ -6,6 +6,9 @@ public enum TestBroker {
     /// The broker's URL; nil when the tests run without one.
     public static let url = ProcessInfo.processInfo.environment["AMQP_URL"]
 
+    /// The management API of that broker (`scripts/broker management-url`), with the virtual host as its path.
+    public static let managementURL = ProcessInfo.processInfo.environment["AMQP_MANAGEMENT_URL"]
+
     /// Whether a broker is there; broker suites are skipped, with a message naming scripts/test, without one.
     public static var isAvailable: Bool { url != nil }
 

@@ -142,6 +142,11 @@ enum Settings {
         "limit", default: nil, defaultDescription: "until interrupted", in: 1...Int.max, "Stop after this many messages.")
     static let recordedExchange = inputExchange.renamed("exchange", summary: "The exchange to tap.")
     static let watchedExchange = outputExchange.renamed("exchange", summary: "The exchange to watch.")
+    static let managementURL = Setting<String>.text(
+        "management-url", "RESPONDER_MANAGEMENT_URL", default: "http://guest:guest@127.0.0.1:15672/%2F",
+        "RabbitMQ's management API, its path the virtual host as in the broker URL; RESPONDER_MANAGEMENT_URL_FILE may name a file that holds it instead (a mounted secret).")
+    /// The variable naming a file that holds the management URL, read when neither the flag nor the URL variable is set.
+    static let managementURLFileVariable = "RESPONDER_MANAGEMENT_URL_FILE"
     static let healthPort = metricsPort.renamed("port", summary: "The worker's metrics port.")
     static let healthHost = Setting<String>.text("host", default: "127.0.0.1", "The worker's address.")
     static let healthTimeout = Setting<Double>.positiveNumber(
