@@ -132,6 +132,11 @@ public struct ResponsePipeline: Sendable {
                     let record = stored ?? newRecord(for: input)
                     let handled = try await run(receiver, for: input, on: record, log: log)
                     try configuration.stepReached?(.afterHandler)
+                    if let problem = unpublishable(handled.outputs) {
+                        return .deadLetter(
+                            reason: .unpublishable,
+                            detail: "an output built for this input cannot be published: \(problem)")
+                    }
                     let entry = InboxEntry(
                         source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
@@ -175,6 +180,12 @@ public struct ResponsePipeline: Sendable {
         reason: .eventIDReused,
         detail: "the event's id was already processed from the same source for another notification: "
             + "a CloudEvents id must be unique per source; publish this event again under an id of its own")
+
+    /// Why one of `outputs` cannot be published, or nil when all can (``PipelineConfiguration/publishability``).
+    private func unpublishable(_ outputs: [OutboundMessage]) -> String? {
+        guard let publishability = configuration.publishability else { return nil }
+        return outputs.lazy.compactMap(publishability).first
+    }
 
     /// The record of a notification seen for the first time: its category's actions, no handler state.
     private func newRecord(for input: DecodedResponse) -> NotificationRecord {

@@ -3,8 +3,8 @@ import Foundation
 /// Where per-notification state and the inbox of processed events live.
 ///
 /// Per notification request identifier it keeps the current action set, each extension's state and a version;
-/// per processed event (its source and id), the notification it was about and the exact outputs it produced. Processing one event ends in one
-/// ``commit(_:)`` that writes the notification, the inbox entry and the outputs together or not at all,
+/// per processed event (its source and id), the notification it was about and the exact outputs it produced.
+/// Processing one event ends in one ``commit(_:)`` that writes the notification, the inbox entry and the outputs together or not at all,
 /// guarded by optimistic concurrency on the notification's version, so several processes may share a store.
 /// Handlers never see the store, so another implementation (e.g. PostgreSQL) needs no handler change.
 public protocol StateStore: Sendable {
@@ -21,8 +21,8 @@ public protocol StateStore: Sendable {
     func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot
 
     /// Writes `commit` atomically, unless the event (its source and id, matched as
-    /// ``load(requestIdentifier:source:eventID:)`` matches them) was processed meanwhile or the notification's stored version
-    /// is no longer the one the commit was computed from.
+    /// ``load(requestIdentifier:source:eventID:)`` matches them) was processed meanwhile or the notification's stored
+    /// version is no longer the one the commit was computed from.
     func commit(_ commit: StateCommit) async throws -> CommitResult
 
     /// The stored record of a notification, if any.
