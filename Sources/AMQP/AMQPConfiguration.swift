@@ -24,6 +24,9 @@ public struct AMQPConfiguration: Sendable, CustomStringConvertible, CustomDebugS
     /// (``AMQPDelivery/isBodyDropped``): the frames are read and discarded, never buffered. A publish of a larger
     /// body is refused with ``AMQPError/unpublishable(_:)`` instead of reaching the broker.
     public var maxBodySize: Int?
+    /// What a publish on a connection made with this configuration must fit before login, which may only lower the
+    /// frame size.
+    public var publishLimits: PublishLimits { PublishLimits(frameMax: frameMax, maxBodySize: maxBodySize) }
     /// How long opening the socket, and separately the AMQP handshake and login, may take.
     public var connectTimeout: Duration = .seconds(10)
     /// Shown by the broker's management tools as the connection's name (client property `connection_name`).

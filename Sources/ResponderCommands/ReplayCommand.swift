@@ -1,8 +1,10 @@
+import AMQP
 import ArgumentParser
 import Foundation
 import Logging
 import Responder
 import ResponderPostgres
+import ResponderWorker
 
 /// `replay`: runs a recorded fixture through the pipeline offline and writes its outputs.
 struct ReplayCommand: AsyncParsableCommand {
@@ -43,7 +45,12 @@ struct ReplayCommand: AsyncParsableCommand {
             service.cancel()
             try? state.close()
         }
-        let pipeline = ResponsePipeline(registry: registry, store: state.store)
+        // Outputs are checked as the worker checks them, against the limits of a default connection: an event the
+        // worker would dead-letter as unpublishable is dead-lettered here too, with nothing stored.
+        var configuration = PipelineConfiguration()
+        let limits = AMQPConfiguration().publishLimits
+        configuration.publishability = { limits.problem($0) }
+        let pipeline = ResponsePipeline(registry: registry, store: state.store, configuration: configuration)
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()

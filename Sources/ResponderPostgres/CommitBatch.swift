@@ -3,15 +3,18 @@ import NotificationEvents
 import PostgresNIO
 import Responder
 
-/// A batch of commits as one call of the schema's `commit_events` function (migration 2): one prepared statement,
+/// A batch of commits as one call of the schema's `commit_events` function (migration 3): one prepared statement,
 /// prepared once per connection, one round trip and one transaction for the whole batch. Each commit is a position
-/// in eleven arrays; a commit without a notification change fills the notification's positions with placeholders
+/// in twelve arrays; a commit without a notification change fills the notification's positions with placeholders
 /// the function does not read (postgres-nio binds no NULL array elements).
 struct CommitBatch: PostgresPreparedStatement {
-    static let sql = "SELECT outcome, stored FROM commit_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+    static let sql = """
+        SELECT outcome, stored, stored_request FROM commit_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        """
 
-    /// The function's row for one commit: its outcome and, when processed already, the stored outputs.
-    typealias Row = (Int16, ByteBuffer?)
+    /// The function's row for one commit: its outcome and, when processed already, the stored outputs and their
+    /// notification.
+    typealias Row = (Int16, ByteBuffer?, String?)
 
     /// What the function is told of a commit's notification.
     private enum Change: Int16 {
@@ -21,11 +24,12 @@ struct CommitBatch: PostgresPreparedStatement {
     let commits: [StateCommit]
 
     func makeBindings() throws -> PostgresBindings {
-        var eventIDs: [String] = [], eventRequests: [String] = [], processed: [Date] = [], outputs: [ByteBuffer] = []
+        var sources: [String] = [], eventIDs: [String] = [], eventRequests: [String] = [], processed: [Date] = [], outputs: [ByteBuffer] = []
         var changes: [Int16] = [], requests: [String] = [], categories: [String] = [], actionSets: [ByteBuffer] = []
         var actionsChanged: [Bool] = [], states: [ByteBuffer] = [], versions: [Int64] = []
         for commit in commits {
             let entry = commit.inboxEntry
+            sources.append(entry.source)
             eventIDs.append(entry.eventID)
             eventRequests.append(entry.requestIdentifier)
             processed.append(entry.processedAt)
@@ -50,7 +54,8 @@ struct CommitBatch: PostgresPreparedStatement {
             states.append(StoredBytes.encode(record.handlerStates))
             versions.append(record.version)
         }
-        var bindings = PostgresBindings(capacity: 11)
+        var bindings = PostgresBindings(capacity: 12)
+        bindings.append(sources)
         bindings.append(eventIDs)
         bindings.append(eventRequests)
         bindings.append(processed)
@@ -69,11 +74,14 @@ struct CommitBatch: PostgresPreparedStatement {
         try row.decode(Row.self)
     }
 
-    /// The result a row of the function stands for.
-    static func result(_ row: Row) throws -> CommitResult {
+    /// The result a row of the function stands for, for `commit`.
+    static func result(_ row: Row, of commit: StateCommit) throws -> CommitResult {
         switch row {
-        case (0, _): return .committed
-        case (2, let stored?): return .alreadyProcessed(try StoredBytes.outputs(stored))
+        case (0, _, _): return .committed
+        case (2, let stored?, let storedRequest?):
+            return try InboxMatch.commitResult(
+                requestIdentifier: commit.inboxEntry.requestIdentifier, storedRequestIdentifier: storedRequest
+            ) { try StoredBytes.outputs(stored) }
         default: return .versionConflict
         }
     }

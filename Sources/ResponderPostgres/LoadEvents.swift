@@ -1,25 +1,33 @@
 import PostgresNIO
 import Responder
 
-/// ``PostgresStateStore/load(requestIdentifier:eventID:)``'s query for a group of loads, prepared once per
-/// connection: for each (notification, event) pair, numbered from 1, the event's stored outputs if it is in the
-/// inbox, and the notification's columns (all null when it is not stored). One row per pair, duplicates included:
-/// both joins are on primary keys.
+/// ``PostgresStateStore/load(requestIdentifier:source:eventID:)``'s query for a group of loads, prepared once per
+/// connection: for each (notification, source, event) triple, numbered from 1, the notification and stored outputs
+/// of the inbox entry the event matches (its own, else one of its id and the empty source, stored before the inbox
+/// knew sources), and the notification's columns (all null when it is not stored). One row per triple, duplicates
+/// included: the notification's join is on its primary key, the inbox's takes one entry.
 struct LoadEvents: PostgresPreparedStatement {
     static let sql = """
-        SELECT wanted.position, i.outputs, n.category_identifier, n.actions, n.handler_states, n.version
-        FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS wanted(request_identifier, event_id, position)
+        SELECT wanted.position, i.request_identifier, i.outputs,
+            n.category_identifier, n.actions, n.handler_states, n.version
+        FROM unnest($1::text[], $2::text[], $3::text[])
+            WITH ORDINALITY AS wanted(request_identifier, source, event_id, position)
         LEFT JOIN notification n ON n.request_identifier = wanted.request_identifier
-        LEFT JOIN inbox i ON i.event_id = wanted.event_id
+        LEFT JOIN LATERAL (
+            SELECT inbox.request_identifier, inbox.outputs FROM inbox
+            WHERE inbox.event_id = wanted.event_id AND inbox.source IN (wanted.source, '')
+            ORDER BY inbox.source DESC LIMIT 1
+        ) AS i ON true
         """
 
-    typealias Row = (Int64, ByteBuffer?, String?, ByteBuffer?, ByteBuffer?, Int64?)
+    typealias Row = (Int64, String?, ByteBuffer?, String?, ByteBuffer?, ByteBuffer?, Int64?)
 
     let keys: [StateLoad]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
+        var bindings = PostgresBindings(capacity: 3)
         bindings.append(keys.map(\.requestIdentifier))
+        bindings.append(keys.map(\.source))
         bindings.append(keys.map(\.eventID))
         return bindings
     }

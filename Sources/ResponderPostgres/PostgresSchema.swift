@@ -11,9 +11,7 @@ enum PostgresSchema {
     /// Version N is `migrations[N - 1]`.
     static let migrations: [[String]] = [
         // 1: the first tables. A notification's handler states and an event's outputs are columns (StoredBytes)
-        // so a commit writes one row per table. The notification table has no index on changed_at: every commit
-        // sets it, and an index would make each of those updates non-HOT (a new entry in every index); the hourly
-        // pruning scans instead. The inbox, insert-only, is indexed by what it is pruned by.
+        // so a commit writes one row per table. The inbox, insert-only, is indexed by what it is pruned by.
         [
             """
             CREATE TABLE notification (
@@ -90,6 +88,83 @@ enum PostgresSchema {
             END
             $$
             """
+        ],
+        // 3: the inbox keyed by event source and id (CloudEvents makes an id unique per source only), and
+        // notifications indexed by changed_at for pruning.
+        // Entries stored before have no known source: they get the empty one, which no event has and which matches
+        // an id from any source, so an event processed before the upgrade is still recognised within its retention.
+        // The column keeps that default so a worker of the previous build, still running during a rolling deploy
+        // through the previous commit_events (left in place; the new one is an overload), writes entries that
+        // dedupe as they did. The key starts with the event id: a lookup of an id from one source and the empty
+        // one reads one range of the index.
+        // Pruning by changed_at scanned the whole table for every batch once most rows are kept, and a large
+        // table's scan outlasts the statement timeout: the index makes each batch read only what it deletes. It
+        // costs every commit's update its HOT path (changed_at is written each time), the price of pruning that
+        // finishes.
+        // commit_events now checks for an entry of the empty source first (only ever deleted, never written by
+        // this build, so no race), then inserts its own; a match is answered with the stored outputs and the
+        // notification they were for (outcome 2), which the caller compares with its own.
+        [
+            "ALTER TABLE inbox ADD COLUMN source text NOT NULL DEFAULT ''",
+            "ALTER TABLE inbox DROP CONSTRAINT inbox_pkey",
+            "ALTER TABLE inbox ADD PRIMARY KEY (event_id, source)",
+            "CREATE INDEX notification_by_changed_at ON notification (changed_at)",
+            """
+            CREATE FUNCTION commit_events(
+                event_sources text[], event_ids text[], event_requests text[], processed timestamptz[],
+                event_outputs bytea[], changes smallint[], requests text[], categories text[], action_sets bytea[],
+                actions_changed boolean[], states bytea[], loaded_versions bigint[]
+            ) RETURNS TABLE (outcome smallint, stored bytea, stored_request text) LANGUAGE plpgsql AS $$
+            DECLARE
+                written integer;
+            BEGIN
+                FOR i IN 1 .. coalesce(array_length(event_ids, 1), 0) LOOP
+                    stored := NULL;
+                    stored_request := NULL;
+                    SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
+                        WHERE inbox.event_id = event_ids[i] AND inbox.source = '';
+                    IF FOUND THEN
+                        outcome := 2;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    INSERT INTO inbox (event_id, source, request_identifier, processed_at, outputs)
+                        VALUES (event_ids[i], event_sources[i], event_requests[i], processed[i], event_outputs[i])
+                        ON CONFLICT DO NOTHING;
+                    GET DIAGNOSTICS written = ROW_COUNT;
+                    IF written = 0 THEN
+                        SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
+                            WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
+                        outcome := CASE WHEN FOUND THEN 2 ELSE 1 END;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    IF changes[i] = 1 THEN
+                        INSERT INTO notification
+                            (request_identifier, category_identifier, actions, handler_states, version, changed_at)
+                            VALUES (requests[i], categories[i], action_sets[i], states[i], 1, processed[i])
+                            ON CONFLICT DO NOTHING;
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    ELSIF changes[i] = 2 THEN
+                        UPDATE notification SET
+                            category_identifier = CASE WHEN actions_changed[i] THEN categories[i]
+                                ELSE category_identifier END,
+                            actions = CASE WHEN actions_changed[i] THEN action_sets[i] ELSE actions END,
+                            handler_states = states[i], version = version + 1, changed_at = processed[i]
+                            WHERE request_identifier = requests[i] AND version = loaded_versions[i];
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    END IF;
+                    IF written = 0 THEN
+                        DELETE FROM inbox WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
+                        outcome := 1;
+                    ELSE
+                        outcome := 0;
+                    END IF;
+                    RETURN NEXT;
+                END LOOP;
+            END
+            $$
+            """,
         ],
     ]
 

@@ -59,7 +59,8 @@ extension PostgresStateStore {
         // only which of them wins, as when they race on two workers.
         let order = batch.indices.sorted {
             let (one, other) = (batch[$0].inboxEntry, batch[$1].inboxEntry)
-            return (one.requestIdentifier, one.eventID, $0) < (other.requestIdentifier, other.eventID, $1)
+            return (one.requestIdentifier, one.eventID, one.source, $0)
+                < (other.requestIdentifier, other.eventID, other.source, $1)
         }
         let statement = CommitBatch(commits: order.map { batch[$0] })
         do {
@@ -73,7 +74,9 @@ extension PostgresStateStore {
                 return rows
             }
             var results = [Result<CommitResult, any Error>](repeating: .success(.versionConflict), count: batch.count)
-            for (row, index) in zip(rows, order) { results[index] = Result { try CommitBatch.result(row) } }
+            for (row, index) in zip(rows, order) {
+                results[index] = Result { try CommitBatch.result(row, of: batch[index]) }
+            }
             return results
         } catch {
             guard batch.count > 1, case .other = PostgresFailure(error) else { return batch.map { _ in .failure(error) } }
@@ -100,10 +103,14 @@ extension PostgresStateStore {
             }
             var results = [Result<StateSnapshot, any Error>](
                 repeating: .failure(StateStoreUnavailable(reason: "PostgreSQL: no row for a load")), count: keys.count)
-            for (position, outputs, category, actions, states, version) in rows {
+            for (position, storedRequest, outputs, category, actions, states, version) in rows {
                 guard let index = Int(exactly: position - 1), keys.indices.contains(index) else { continue }
                 results[index] = Result {
-                    if let outputs { return .processed(try StoredBytes.outputs(outputs)) }
+                    if let storedRequest, let outputs {
+                        return try InboxMatch.snapshot(
+                            requestIdentifier: keys[index].requestIdentifier, storedRequestIdentifier: storedRequest
+                        ) { try StoredBytes.outputs(outputs) }
+                    }
                     return .unprocessed(
                         try record(
                             keys[index].requestIdentifier, category: category, actions: actions, states: states,

@@ -90,8 +90,8 @@ public final class PostgresStateStore: StateStore, Service {
         await client.run()
     }
 
-    public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-        try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, eventID: eventID))
+    public func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
+        try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, source: source, eventID: eventID))
     }
 
     public func commit(_ commit: StateCommit) async throws -> CommitResult {
@@ -129,14 +129,18 @@ public final class PostgresStateStore: StateStore, Service {
             """, before: cutoff)
     }
 
-    /// The pass scans the notification table (see the schema for why it has no index on changed_at).
+    /// Each batch takes the oldest notifications through the index on changed_at (migration 3), so it reads only
+    /// the rows it deletes however many are kept.
     public func pruneNotifications(changedBefore cutoff: Date) async throws -> Int {
-        try await prune(
-            """
-            DELETE FROM notification WHERE ctid IN (SELECT ctid FROM notification WHERE changed_at < $1 LIMIT $2)
-                AND changed_at < $1 RETURNING 1
-            """, before: cutoff)
+        try await prune(Self.notificationPruning, before: cutoff)
     }
+
+    /// One batch of ``pruneNotifications(changedBefore:)``: $1 the cutoff, $2 the batch size.
+    static let notificationPruning = """
+        DELETE FROM notification WHERE ctid IN
+            (SELECT ctid FROM notification WHERE changed_at < $1 ORDER BY changed_at LIMIT $2)
+            AND changed_at < $1 RETURNING 1
+        """
 
     /// Deletes in batches of ``pruningBatch`` rows, each its own short statement, while holding a session-level
     /// advisory lock, so only one worker of the fleet prunes at a time; a worker that finds it taken prunes

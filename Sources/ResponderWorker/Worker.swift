@@ -40,8 +40,16 @@ public final class Worker: Sendable {
     ) {
         self.configuration = configuration
         self.logger = logger
+        var checked = pipeline
+        // Outputs are checked before their commit against the limits the connections start with. Login may only
+        // lower the frame size: an output that fits these but not the broker's smaller frame is still caught after
+        // the commit, when it is published (BrokerSession), and dead-lettered as unpublishable.
+        if checked.publishability == nil {
+            let limits = configuration.broker.publishLimits
+            checked.publishability = { limits.problem($0) }
+        }
         let pipeline = ResponsePipeline(
-            registry: registry, store: store, configuration: pipeline,
+            registry: registry, store: store, configuration: checked,
             outputExchange: configuration.topology.outputExchange, logger: logger)
         // A graceful shutdown stops the services last to first, each once the one after it has finished. So the
         // store's own service (PostgreSQL's connection pool) and the HTTP server come before the worker: the store

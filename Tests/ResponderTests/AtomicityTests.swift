@@ -31,7 +31,7 @@ import WorkerHarness
         let failed = await pipeline.process(Events.message(event))
         #expect(failed.isRetryableFailure == true)
         #expect(failed.outputs.isEmpty)
-        #expect(try await store.load(requestIdentifier: "note-1", eventID: "e1") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e1") == .unprocessed(nil))
 
         failing.failing = false
         let retried = await pipeline.process(Events.message(event))
@@ -54,7 +54,7 @@ import WorkerHarness
         let outcome = await pipeline.process(Events.message(Events.response(id: "e1")))
         #expect(outcome.isRetryableFailure == true)
         #expect(handler.journal.entries.count == 1 && delegate.journal.entries.count == 1)
-        #expect(try await store.load(requestIdentifier: "note-1", eventID: "e1") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e1") == .unprocessed(nil))
     }
 
     @Test func errorsAreRetryableUnlessTheHandlerSaysOtherwise() async throws {

@@ -23,8 +23,8 @@ import WorkerHarness
         nonisolated var inboxRetention: Duration { inner.inboxRetention }
         nonisolated var notificationRetention: Duration { inner.notificationRetention }
 
-        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-            try await inner.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
+            try await inner.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
         }
 
         func commit(_ commit: StateCommit) async throws -> CommitResult {
@@ -33,8 +33,7 @@ import WorkerHarness
                 counter += 1
                 var other = theirs
                 other.actions = [NotificationAction(identifier: "other-process-\(counter)", title: "")]
-                let entry = InboxEntry(
-                    eventID: "other-\(counter)", requestIdentifier: theirs.requestIdentifier, outputs: [],
+                let entry = InboxEntry(source: "/tests", eventID: "other-\(counter)", requestIdentifier: theirs.requestIdentifier, outputs: [],
                     processedAt: .now)
                 #expect(try await inner.commit(StateCommit(inboxEntry: entry, notification: other)) == .committed)
             }
@@ -110,7 +109,7 @@ import WorkerHarness
         }
         #expect(error is StateConflictError)
         #expect(appender.runs.entries.count == 4)
-        let snapshot = try await store.load(requestIdentifier: "note-1", eventID: "e1")
+        let snapshot = try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e1")
         #expect(snapshot == .unprocessed(try await store.notification("note-1")))
     }
 }

@@ -67,7 +67,7 @@ import WorkerHarness
             handlerStates: ["test-extension": Array(#"{"taps":"many"}"#.utf8)])
         _ = await store.commit(
             StateCommit(
-                inboxEntry: InboxEntry(eventID: "seed", requestIdentifier: "note-1", outputs: [], processedAt: .now),
+                inboxEntry: InboxEntry(source: "/tests", eventID: "seed", requestIdentifier: "note-1", outputs: [], processedAt: .now),
                 notification: record))
         let pipeline = ResponsePipeline(registry: try Fixtures.registry(), store: store, logger: .quiet)
         let outcome = await pipeline.process(Events.message(Events.response(id: "e1")))

@@ -23,8 +23,8 @@ import WorkerHarness
 
         func comeBack() { isDown = false }
 
-        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
+            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
         }
         func commit(_ commit: StateCommit) async throws -> CommitResult {
             if isDown || alwaysDown.contains(commit.inboxEntry.eventID) {

@@ -18,7 +18,7 @@ import WorkerHarness
         let pruning = Task { await store.runPruning(every: .milliseconds(10), logger: CapturingLogHandler.logger().0) }
         while true {
             let notification = await store.notification("n")
-            let entry = await store.load(requestIdentifier: "n", eventID: "e1")
+            let entry = await store.load(requestIdentifier: "n", source: "/tests", eventID: "e1")
             if notification == nil, entry == .unprocessed(nil) { break }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -58,7 +58,7 @@ import WorkerHarness
         #expect(try await store.change("n1", event: "e5", at: Date(), version: 4) == .committed)
         try store.close()
         let upgraded = try DatabaseQueue(path: path)
-        #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
         try upgraded.close()
     }
 }

@@ -20,8 +20,7 @@ import Testing
                             exchange: "updates", routingKey: "photo-category", body: Array(repeating: 0x75, count: 300),
                             properties: MessageProperties(messageId: "out-\(prefix)-\(n)"))
                         let commit = StateCommit(
-                            inboxEntry: InboxEntry(
-                                eventID: "\(prefix)-\(n)", requestIdentifier: "\(prefix)-note-\(n)", outputs: [output],
+                            inboxEntry: InboxEntry(source: "/tests", eventID: "\(prefix)-\(n)", requestIdentifier: "\(prefix)-note-\(n)", outputs: [output],
                                 processedAt: date),
                             notification: NotificationRecord(
                                 requestIdentifier: "\(prefix)-note-\(n)", categoryIdentifier: "photo-category",
@@ -45,7 +44,7 @@ import Testing
         func record(_ store: SQLiteStateStore, oldRemains: @Sendable () async throws -> Bool) async throws {
             batches += 1
             guard batches == 1 else { return }
-            let entry = InboxEntry(eventID: "fresh-event", requestIdentifier: "fresh-note", outputs: [], processedAt: Date())
+            let entry = InboxEntry(source: "/tests", eventID: "fresh-event", requestIdentifier: "fresh-note", outputs: [], processedAt: Date())
             guard try await store.commit(StateCommit(inboxEntry: entry, notification: nil)) == .committed else {
                 throw Unexpected()
             }
@@ -62,14 +61,14 @@ import Testing
         let between = BetweenBatches()
         let pruned = try await store.pruneInbox(processedBefore: Date().addingTimeInterval(-60), batchSize: Self.batch) {
             try await between.record(store) {
-                try await store.load(requestIdentifier: "x", eventID: "old-\(Self.backlog - 1)") != .unprocessed(nil)
+                try await store.load(requestIdentifier: "x", source: "/tests", eventID: "old-\(Self.backlog - 1)") != .unprocessed(nil)
             }
         }
         #expect(pruned == Self.backlog)
         #expect(await between.batches == Self.backlog / Self.batch, "a full last batch is followed by one that finds none")
         #expect(await between.committedWhileOldRemained, "a commit went through between two batches")
-        #expect(try await store.load(requestIdentifier: "fresh-note", eventID: "fresh-event") == .processed([]))
-        #expect(try await store.load(requestIdentifier: "x", eventID: "old-0") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "fresh-note", source: "/tests", eventID: "fresh-event") == .processed([]))
+        #expect(try await store.load(requestIdentifier: "x", source: "/tests", eventID: "old-0") == .unprocessed(nil))
         try expectWALWithinLimit(path)
         try store.close()
     }

@@ -7,7 +7,7 @@ import Testing
 /// Commits that arrive together share transactions, and each still gets exactly the result it would get alone.
 @Suite(.timeLimit(.minutes(2))) struct SQLiteGroupCommitTests {
     static func entry(_ id: String, request: String, outputs: [OutboundMessage] = []) -> InboxEntry {
-        InboxEntry(eventID: id, requestIdentifier: request, outputs: outputs, processedAt: .now)
+        InboxEntry(source: "/tests", eventID: id, requestIdentifier: request, outputs: outputs, processedAt: .now)
     }
 
     static func record(_ request: String, state: String = "{}", version: Int64 = 0) -> NotificationRecord {
@@ -26,7 +26,7 @@ import Testing
         let results = await store.commitTogether(commits)
         #expect(results.allSatisfy { (try? $0.get()) == .committed })
         for n in [0, 99, 199] {
-            #expect(try await store.load(requestIdentifier: "n\(n)", eventID: "e\(n)") == .processed([output]))
+            #expect(try await store.load(requestIdentifier: "n\(n)", source: "/tests", eventID: "e\(n)") == .processed([output]))
             #expect(try await store.notification("n\(n)")?.version == 1)
         }
         try store.close()

@@ -29,7 +29,7 @@ import Testing
 
         let reopened = try SQLiteStateStore(path: path)
         let loads = (0..<40).flatMap { n in
-            [StateLoad(requestIdentifier: "n\(n)", eventID: "new\(n)"), StateLoad(requestIdentifier: "n\(n)", eventID: "e\(n)")]
+            [StateLoad(requestIdentifier: "n\(n)", source: "/tests", eventID: "new\(n)"), StateLoad(requestIdentifier: "n\(n)", source: "/tests", eventID: "e\(n)")]
         }
         let snapshots = await reopened.loadTogether(loads)
         for (load, snapshot) in zip(loads, snapshots) {

@@ -12,7 +12,7 @@ import WorkerHarness
     private func entry(_ id: String, _ request: String = "n", outputs: [OutboundMessage] = [], at date: Date = .now)
         -> InboxEntry
     {
-        InboxEntry(eventID: id, requestIdentifier: request, outputs: outputs, processedAt: date)
+        InboxEntry(source: "/tests", eventID: id, requestIdentifier: request, outputs: outputs, processedAt: date)
     }
 
 
@@ -46,15 +46,15 @@ import WorkerHarness
         let record = NotificationRecord(
             requestIdentifier: "n", categoryIdentifier: "photo-category", actions: [Fixtures.like, Fixtures.share],
             handlerStates: ["a": Array(#"{"x":"\u0000é"}"#.utf8), "b": []])
-        #expect(try await store.load(requestIdentifier: "n", eventID: "e1") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e1") == .unprocessed(nil))
         #expect(
             try await store.commit(StateCommit(inboxEntry: entry("e1", outputs: outputs), notification: record))
                 == .committed)
         var stored = record
         stored.version = 1
         #expect(try await store.notification("n") == stored)
-        #expect(try await store.load(requestIdentifier: "n", eventID: "e2") == .unprocessed(stored))
-        guard case .processed(let again) = try await store.load(requestIdentifier: "n", eventID: "e1") else {
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e2") == .unprocessed(stored))
+        guard case .processed(let again) = try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e1") else {
             Issue.record("e1 is not processed")
             return
         }
@@ -73,7 +73,7 @@ import WorkerHarness
         let record = NotificationRecord(requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like])
         #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .alreadyProcessed(outputs))
         #expect(try await store.notification("n") == nil)
-        #expect(try await store.load(requestIdentifier: "n", eventID: "e1") == .processed(outputs))
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e1") == .processed(outputs))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -90,10 +90,10 @@ import WorkerHarness
         // A writer still holding version 1 loses too.
         #expect(try await store.commit(StateCommit(inboxEntry: entry("e4"), notification: current)) == .versionConflict)
         #expect(
-            try await store.load(requestIdentifier: "n", eventID: "e2")
+            try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e2")
                 == .unprocessed(try await store.notification("n")))
         #expect(
-            try await store.load(requestIdentifier: "n", eventID: "e4")
+            try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e4")
                 == .unprocessed(try await store.notification("n")))
         #expect(try await store.notification("n")?.version == 2)
         #expect(try await store.notification("n")?.actions == [Fixtures.share])
@@ -181,7 +181,7 @@ import WorkerHarness
         let aWinner = results[0] == .committed ? 0 : 1
         #expect(results[aWinner] == .committed)
         #expect(results[1 - aWinner] == .alreadyProcessed(commits[aWinner].inboxEntry.outputs), "\(results[0...1])")
-        #expect(try await store.load(requestIdentifier: "a", eventID: "a1") == .processed(commits[aWinner].inboxEntry.outputs))
+        #expect(try await store.load(requestIdentifier: "a", source: "/tests", eventID: "a1") == .processed(commits[aWinner].inboxEntry.outputs))
 
         #expect(Set(results[2...3]) == [.committed, .versionConflict], "\(results[2...3])")
         let bWinner = results[2] == .committed ? 2 : 3
@@ -189,12 +189,12 @@ import WorkerHarness
         #expect(stored.version == 2)
         #expect(stored.handlerStates == commits[bWinner].notification?.handlerStates)
         let bLoser = commits[5 - bWinner].inboxEntry.eventID
-        #expect(try await store.load(requestIdentifier: "b", eventID: bLoser) == .unprocessed(stored))
+        #expect(try await store.load(requestIdentifier: "b", source: "/tests", eventID: bLoser) == .unprocessed(stored))
 
         #expect(Set(results[4...5]) == [.committed, .versionConflict], "\(results[4...5])")
         #expect(try await store.notification("c")?.version == 1)
         let cLoser = results[4] == .committed ? "c2" : "c1"
-        #expect(try await store.load(requestIdentifier: "c", eventID: cLoser) == .unprocessed(try await store.notification("c")))
+        #expect(try await store.load(requestIdentifier: "c", source: "/tests", eventID: cLoser) == .unprocessed(try await store.notification("c")))
 
         #expect(Set(results[6...7]) == [.committed, .alreadyProcessed(outputs)], "\(results[6...7])")
         #expect(try await store.notification("d")?.version == 1)
@@ -203,7 +203,7 @@ import WorkerHarness
         for (commit, result) in zip(independent, results[8...]) {
             let id = commit.inboxEntry.eventID
             #expect(result == .committed, "\(id)")
-            #expect(try await store.load(requestIdentifier: id, eventID: id) == .processed(commit.inboxEntry.outputs))
+            #expect(try await store.load(requestIdentifier: id, source: "/tests", eventID: id) == .processed(commit.inboxEntry.outputs))
             #expect(try await store.notification(id)?.version == 1)
         }
     }
@@ -230,7 +230,7 @@ import WorkerHarness
             for (index, key) in together.enumerated() {
                 group.addTask {
                     do {
-                        return (index, .success(try await store.load(requestIdentifier: key.0, eventID: key.1)))
+                        return (index, .success(try await store.load(requestIdentifier: key.0, source: "/tests", eventID: key.1)))
                     } catch {
                         return (index, .failure(error))
                     }
@@ -241,11 +241,11 @@ import WorkerHarness
             return snapshots
         }
         for (key, snapshot) in zip(together, snapshots) {
-            let alone = try await store.load(requestIdentifier: key.0, eventID: key.1)
+            let alone = try await store.load(requestIdentifier: key.0, source: "/tests", eventID: key.1)
             #expect(snapshot == alone, "\(key)")
         }
-        #expect(try await store.load(requestIdentifier: "n1", eventID: "new1") == .unprocessed(nil))
-        guard case .unprocessed(let record?) = try await store.load(requestIdentifier: "n0", eventID: "new0") else {
+        #expect(try await store.load(requestIdentifier: "n1", source: "/tests", eventID: "new1") == .unprocessed(nil))
+        guard case .unprocessed(let record?) = try await store.load(requestIdentifier: "n0", source: "/tests", eventID: "new0") else {
             Issue.record("n0 is not stored")
             return
         }
@@ -278,11 +278,14 @@ import WorkerHarness
                 switch results.filter({ $0 == .committed }).count {
                 case 1:
                     #expect(results.contains(.alreadyProcessed(commit.inboxEntry.outputs)), "\(id): \(results)")
-                    #expect(try await one.load(requestIdentifier: "", eventID: id) == .processed(commit.inboxEntry.outputs))
+                    #expect(
+                        try await one.load(
+                            requestIdentifier: commit.inboxEntry.requestIdentifier, source: "/tests", eventID: id)
+                            == .processed(commit.inboxEntry.outputs))
                 case 0:
                     // Both lost to the other event of its notification: no effect at all, and nothing left behind.
                     #expect(results == [.versionConflict, .versionConflict], "\(id): \(results)")
-                    #expect(try await one.load(requestIdentifier: "", eventID: id) == .unprocessed(nil))
+                    #expect(try await one.load(requestIdentifier: "", source: "/tests", eventID: id) == .unprocessed(nil))
                 default:
                     Issue.record("\(id) committed twice: \(results)")
                 }
@@ -342,11 +345,11 @@ import WorkerHarness
         _ = try await store.commit(StateCommit(inboxEntry: entry("recent", at: now.addingTimeInterval(-3_600)), notification: nil))
         let pruned = try await store.pruneInbox(processedBefore: now.addingTimeInterval(-store.inboxRetention.seconds))
         #expect(pruned == 25)
-        #expect(try await store.load(requestIdentifier: "n", eventID: "old-0") == .unprocessed(nil))
-        #expect(try await store.load(requestIdentifier: "n", eventID: "recent") == .processed([]))
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "old-0") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "recent") == .processed([]))
         // Nothing of the pruned entry is left behind: the same id can be processed afresh.
         #expect(try await store.commit(StateCommit(inboxEntry: entry("old-0", outputs: outputs), notification: nil)) == .committed)
-        #expect(try await store.load(requestIdentifier: "n", eventID: "old-0") == .processed(outputs))
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "old-0") == .processed(outputs))
         #expect(try await store.pruneInbox(processedBefore: now.addingTimeInterval(-store.inboxRetention.seconds)) == 0)
     }
 
@@ -365,7 +368,7 @@ import WorkerHarness
         #expect(try await store.notification("old") == nil)
         #expect(try await store.notification("kept")?.handlerStates["likes"] == Array(#"{"taps":1}"#.utf8))
         // Its handler states went with it: it starts afresh, at version 1.
-        #expect(try await store.load(requestIdentifier: "old", eventID: "o2") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "old", source: "/tests", eventID: "o2") == .unprocessed(nil))
         #expect(try await store.change("old", event: "o2", at: now) == .committed)
         #expect(try await store.notification("old")?.version == 1)
     }

@@ -16,7 +16,7 @@ import WorkerHarness
             exchange: "updates", routingKey: "photo-category", body: Array(repeating: UInt8(ascii: "u"), count: outputSize),
             properties: MessageProperties(messageId: "out-\(eventID)"))
         return StateCommit(
-            inboxEntry: InboxEntry(eventID: eventID, requestIdentifier: "note-1", outputs: [output], processedAt: date),
+            inboxEntry: InboxEntry(source: "/tests", eventID: eventID, requestIdentifier: "note-1", outputs: [output], processedAt: date),
             notification: nil)
     }
 
@@ -109,8 +109,8 @@ import WorkerHarness
 
         init(_ error: any Error) { self.error = error }
 
-        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
+            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
         }
         func commit(_ commit: StateCommit) throws -> CommitResult { throw error }
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? { nil }

@@ -23,8 +23,8 @@ struct InPlaceStorePauseTests {
 
         func answer() { answers = true }
 
-        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
+            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
         }
         func commit(_ commit: StateCommit) async throws -> CommitResult { await memory.commit(commit) }
         func notification(_ requestIdentifier: String) async -> NotificationRecord? {

@@ -44,9 +44,10 @@ final class ConnectionCore: Sendable {
 
     /// What a publish must fit: the frame size negotiated at login (the proposed one before) and the body limit.
     var publishLimits: PublishLimits {
+        var limits = configuration.publishLimits
         let negotiated = frameMax.load(ordering: .relaxed)
-        return PublishLimits(
-            frameMax: negotiated > 0 ? negotiated : configuration.frameMax, maxBodySize: configuration.maxBodySize)
+        if negotiated > 0 { limits.frameMax = negotiated }
+        return limits
     }
 
     func negotiated(frameMax value: Int) {

@@ -21,6 +21,10 @@ public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable,
     case unpublishable = "unpublishable"
     /// The broker delivered the message more often than the queue's delivery limit.
     case deliveryLimitExceeded = "delivery-limit-exceeded"
+    /// The event's `id` was processed before, from the same `source`, for another notification: the producer reused
+    /// an id CloudEvents makes unique per source. Neither a retry nor a redrive can help while the inbox remembers the
+    /// first event; the producer must give the event an id of its own.
+    case eventIDReused = "event-id-reused"
 
     /// Reads the raw value; an unknown one is refused with the list of allowed values.
     public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }

@@ -25,6 +25,14 @@ public struct PipelineConfiguration: Sendable {
     /// worker's `process` span); nil (the default) records none, at the cost of one check per input. Spans carry
     /// the event id, category and action, never a response's `userText`.
     public var tracer: (any Tracer)?
+    /// Why an output cannot be published (it breaks a limit of the transport: a message-id or routing key over 255
+    /// bytes, properties larger than a frame), or nil when it can. The pipeline asks before it commits, so an event
+    /// whose output the transport would refuse is dead-lettered as `unpublishable` with nothing stored: its
+    /// notification's state never moves on without the update that carries it. nil (the default) checks nothing.
+    /// The transport that knows the limits sets it (the worker and replay: from AMQP's publish limits), so they
+    /// keep one home. The limits depend on the output as built (its mode, source, id and category), which is why
+    /// this checks outputs rather than refusing long ids or categories at decode.
+    public var publishability: (@Sendable (OutboundMessage) -> String?)?
 
     /// The default settings.
     public init() {}

@@ -121,15 +121,24 @@ public struct ResponsePipeline: Sendable {
     ) async -> ResponseOutcome {
         do {
             for _ in 0...configuration.maxConflictRetries {
-                switch try await store.load(requestIdentifier: input.requestIdentifier, eventID: input.event.id) {
+                switch try await store.load(
+                    requestIdentifier: input.requestIdentifier, source: input.event.source, eventID: input.event.id)
+                {
                 case .processed(let outputs):
                     return .completed(outputs: outputs, disposition: .deduplicated)
+                case .idReused:
+                    return Self.idReused
                 case .unprocessed(let stored):
                     let record = stored ?? newRecord(for: input)
                     let handled = try await run(receiver, for: input, on: record, log: log)
                     try configuration.stepReached?(.afterHandler)
+                    if let problem = unpublishable(handled.outputs) {
+                        return .deadLetter(
+                            reason: .unpublishable,
+                            detail: "an output built for this input cannot be published: \(problem)")
+                    }
                     let entry = InboxEntry(
-                        eventID: input.event.id, requestIdentifier: input.requestIdentifier,
+                        source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                         outputs: handled.outputs, processedAt: Date())
                     // An update carries the version its commit gives the notification, so a response with an
                     // update writes the notification even when nothing else of it changed.
@@ -143,6 +152,8 @@ public struct ResponsePipeline: Sendable {
                             outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
                     case .alreadyProcessed(let outputs):
                         return .completed(outputs: outputs, disposition: .deduplicated)
+                    case .idReused:
+                        return Self.idReused
                     case .versionConflict:
                         metrics.stateConflicts.increment()
                         log.log(.debug, "the notification changed meanwhile; handling the response again")
@@ -157,6 +168,23 @@ public struct ResponsePipeline: Sendable {
         } catch {
             return .failed(error, retryable: true)
         }
+    }
+
+    /// The outcome of an event whose source and id the inbox holds for another notification. Not a duplicate (its
+    /// stored outputs are the other notification's) and not an event to handle: CloudEvents makes an id unique per
+    /// source, so a second event under the same one is a producer's mistake, and handling it would leave the inbox
+    /// unable to tell a redelivery of either. It is dead-lettered, since no retry or redrive helps while the inbox
+    /// remembers the first: the producer must send it again under an id of its own. The detail repeats no value: the
+    /// dead letter carries the event.
+    static let idReused = ResponseOutcome.deadLetter(
+        reason: .eventIDReused,
+        detail: "the event's id was already processed from the same source for another notification: "
+            + "a CloudEvents id must be unique per source; publish this event again under an id of its own")
+
+    /// Why one of `outputs` cannot be published, or nil when all can (``PipelineConfiguration/publishability``).
+    private func unpublishable(_ outputs: [OutboundMessage]) -> String? {
+        guard let publishability = configuration.publishability else { return nil }
+        return outputs.lazy.compactMap(publishability).first
     }
 
     /// The record of a notification seen for the first time: its category's actions, no handler state.

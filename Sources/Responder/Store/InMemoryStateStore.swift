@@ -5,7 +5,13 @@ public actor InMemoryStateStore: StateStore {
     public nonisolated let inboxRetention: Duration
     public nonisolated let notificationRetention: Duration
     private var notifications: [String: (record: NotificationRecord, changedAt: Date)] = [:]
-    private var inbox: [String: InboxEntry] = [:]
+    private var inbox: [Key: InboxEntry] = [:]
+
+    /// An inbox entry's key: CloudEvents makes an id unique per source only.
+    private struct Key: Hashable {
+        var source: String
+        var eventID: String
+    }
 
     /// An empty store that remembers processed events for `inboxRetention` (default 7 days) and unchanged
     /// notifications for `notificationRetention` (default 30 days).
@@ -16,13 +22,23 @@ public actor InMemoryStateStore: StateStore {
         self.notificationRetention = notificationRetention
     }
 
-    public func load(requestIdentifier: String, eventID: String) -> StateSnapshot {
-        if let entry = inbox[eventID] { return .processed(entry.outputs) }
+    /// Nothing here was stored before the inbox knew sources, so an entry matches by its source and id alone.
+    public func load(requestIdentifier: String, source: String, eventID: String) -> StateSnapshot {
+        if let entry = inbox[Key(source: source, eventID: eventID)] {
+            return InboxMatch.snapshot(
+                requestIdentifier: requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
+            ) { entry.outputs }
+        }
         return .unprocessed(notifications[requestIdentifier]?.record)
     }
 
     public func commit(_ commit: StateCommit) -> CommitResult {
-        if let entry = inbox[commit.inboxEntry.eventID] { return .alreadyProcessed(entry.outputs) }
+        let key = Key(source: commit.inboxEntry.source, eventID: commit.inboxEntry.eventID)
+        if let entry = inbox[key] {
+            return InboxMatch.commitResult(
+                requestIdentifier: commit.inboxEntry.requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
+            ) { entry.outputs }
+        }
         if var record = commit.notification {
             guard (notifications[record.requestIdentifier]?.record.version ?? 0) == record.version else {
                 return .versionConflict
@@ -30,7 +46,7 @@ public actor InMemoryStateStore: StateStore {
             record.version += 1
             notifications[record.requestIdentifier] = (record, commit.inboxEntry.processedAt)
         }
-        inbox[commit.inboxEntry.eventID] = commit.inboxEntry
+        inbox[key] = commit.inboxEntry
         return .committed
     }
 
@@ -42,8 +58,8 @@ public actor InMemoryStateStore: StateStore {
     public func checkAvailability() {}
 
     public func pruneInbox(processedBefore cutoff: Date) -> Int {
-        let expired = inbox.values.filter { $0.processedAt < cutoff }.map(\.eventID)
-        for eventID in expired { inbox[eventID] = nil }
+        let expired = inbox.filter { $0.value.processedAt < cutoff }.map(\.key)
+        for key in expired { inbox[key] = nil }
         return expired.count
     }
 

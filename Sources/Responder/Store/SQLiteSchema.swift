@@ -3,8 +3,9 @@ import GRDB
 
 /// The tables of ``SQLiteStateStore``, versioned by SQLite's `user_version`.
 enum SQLiteSchema {
-    /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes.
-    static let version = 2
+    /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes; 3: the inbox
+    /// keyed by event source and id.
+    static let version = 3
 
     /// Creates the tables in a fresh file, or brings a file of an earlier version up to this one. Runs inside an
     /// IMMEDIATE write transaction, so processes opening the same file at once take turns and only the first
@@ -14,9 +15,13 @@ enum SQLiteSchema {
         switch found {
         case version: return
         case 0: try createTables(db)
-        case 1: try addChangedAt(db)
+        case 1:
+            try addChangedAt(db)
+            try keyInboxBySource(db)
+        case 2: try keyInboxBySource(db)
         default: throw SchemaVersionError(found: found, expected: version)
         }
+        try db.execute(sql: "PRAGMA user_version = \(version)")
     }
 
     /// Version 1 to 2. Notifications of a version-1 file count as changed now, so the first pruning after the
@@ -25,8 +30,51 @@ enum SQLiteSchema {
     private static func addChangedAt(_ db: Database) throws {
         let now = Date().timeIntervalSince1970
         try db.execute(sql: "ALTER TABLE notification ADD COLUMN changed_at REAL NOT NULL DEFAULT \(now)")
-        try db.execute(sql: "PRAGMA user_version = \(version)")
     }
+
+    /// Version 2 to 3: SQLite cannot change a primary key, so the inbox tables are built again with the source in
+    /// their key and the entries copied over. The old entries' source is unknown: they get the empty source, which
+    /// no event has and which matches an id from any source (`InboxEntry`), so an event processed before the
+    /// upgrade is still recognised when it comes again within its retention.
+    private static func keyInboxBySource(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE inbox_output RENAME TO inbox_output_v2;
+                ALTER TABLE inbox RENAME TO inbox_v2;
+                DROP INDEX inbox_by_processed_at;
+                \(inboxTables)
+                INSERT INTO inbox (event_id, source, request_identifier, processed_at)
+                    SELECT event_id, '', request_identifier, processed_at FROM inbox_v2;
+                INSERT INTO inbox_output (event_id, source, position, exchange, routing_key, properties, body)
+                    SELECT event_id, '', position, exchange, routing_key, properties, body FROM inbox_output_v2;
+                DROP TABLE inbox_output_v2;
+                DROP TABLE inbox_v2;
+                """)
+    }
+
+    /// The inbox as version 3 has it. Its key starts with the event id, so a lookup of an id from one source and the
+    /// empty one reads one range of the index.
+    private static let inboxTables = """
+        CREATE TABLE inbox (
+            event_id TEXT NOT NULL,
+            source TEXT NOT NULL,
+            request_identifier TEXT NOT NULL,
+            processed_at REAL NOT NULL,
+            PRIMARY KEY (event_id, source)
+        );
+        CREATE INDEX inbox_by_processed_at ON inbox (processed_at);
+        CREATE TABLE inbox_output (
+            event_id TEXT NOT NULL,
+            source TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            exchange TEXT NOT NULL,
+            routing_key TEXT NOT NULL,
+            properties BLOB NOT NULL,
+            body BLOB NOT NULL,
+            PRIMARY KEY (event_id, source, position),
+            FOREIGN KEY (event_id, source) REFERENCES inbox ON DELETE CASCADE
+        );
+        """
 
     private static func createTables(_ db: Database) throws {
         try db.execute(
@@ -44,22 +92,7 @@ enum SQLiteSchema {
                     state BLOB NOT NULL,
                     PRIMARY KEY (request_identifier, handler)
                 );
-                CREATE TABLE inbox (
-                    event_id TEXT PRIMARY KEY NOT NULL,
-                    request_identifier TEXT NOT NULL,
-                    processed_at REAL NOT NULL
-                );
-                CREATE INDEX inbox_by_processed_at ON inbox (processed_at);
-                CREATE TABLE inbox_output (
-                    event_id TEXT NOT NULL REFERENCES inbox ON DELETE CASCADE,
-                    position INTEGER NOT NULL,
-                    exchange TEXT NOT NULL,
-                    routing_key TEXT NOT NULL,
-                    properties BLOB NOT NULL,
-                    body BLOB NOT NULL,
-                    PRIMARY KEY (event_id, position)
-                );
-                PRAGMA user_version = \(version);
+                \(inboxTables)
                 """)
     }
 }

@@ -22,24 +22,33 @@ extension SQLiteStateStore {
         }
     }
 
-    /// One query tells whether the event was processed and reads the notification.
+    /// One query finds the event's inbox entry (``inboxMatch(source:eventID:in:)``'s rule) and reads the
+    /// notification.
     private static func read(_ load: StateLoad, in db: Database) throws -> StateSnapshot {
         let found = try SQLiteStatement.with(
             """
-            SELECT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?), n.category_identifier, n.actions, n.version,
-                s.handler, s.state
-            FROM (SELECT ? AS id) AS wanted
+            SELECT i.source, i.request_identifier, n.category_identifier, n.actions, n.version, s.handler, s.state
+            FROM (SELECT ?1 AS id) AS wanted
+            LEFT JOIN (
+                SELECT source, request_identifier FROM inbox WHERE event_id = ?2 AND source IN (?3, '')
+                ORDER BY source DESC LIMIT 1
+            ) AS i ON 1
             LEFT JOIN notification n ON n.request_identifier = wanted.id
             LEFT JOIN handler_state s ON s.request_identifier = wanted.id
             """, in: db
-        ) { select -> (processed: Bool, record: StoredRecord?) in
-            try select.bind(1, load.eventID)
-            try select.bind(2, load.requestIdentifier)
-            guard try select.step() else { return (false, nil) }
-            if select.integer(0) != 0 { return (true, nil) }
-            return (false, try StoredRecord(select, from: 1))
+        ) { select -> (inbox: (source: String, requestIdentifier: String)?, record: StoredRecord?) in
+            try select.bind(1, load.requestIdentifier)
+            try select.bind(2, load.eventID)
+            try select.bind(3, load.source)
+            guard try select.step() else { return (nil, nil) }
+            if !select.isNull(0) { return ((select.text(0), select.text(1)), nil) }
+            return (nil, try StoredRecord(select, from: 2))
         }
-        if found.processed { return .processed(try outputs(of: load.eventID, in: db) ?? []) }
+        if let stored = found.inbox {
+            return try InboxMatch.snapshot(
+                requestIdentifier: load.requestIdentifier, storedRequestIdentifier: stored.requestIdentifier
+            ) { try outputs(source: stored.source, eventID: load.eventID, in: db) }
+        }
         return .unprocessed(try found.record?.record(load.requestIdentifier))
     }
 }

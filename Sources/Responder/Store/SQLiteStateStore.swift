@@ -66,9 +66,9 @@ public final class SQLiteStateStore: StateStore {
 
     /// Loads are served in groups (``GroupLoad``): the loads that arrive while a group is being read are read
     /// together in the next one (`SQLiteStateStore.read(_:from:)`).
-    public func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
+    public func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
         try await SQLiteUnavailability.mapping {
-            try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, eventID: eventID))
+            try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, source: source, eventID: eventID))
         }
     }
 
@@ -91,10 +91,10 @@ public final class SQLiteStateStore: StateStore {
                     // Position -1 is never an output's, and a stored event of the probe's id is left alone.
                     try db.execute(
                         sql: """
-                            INSERT INTO inbox (event_id, request_identifier, processed_at) VALUES (?, '', 0)
+                            INSERT INTO inbox (event_id, source, request_identifier, processed_at) VALUES (?, '', '', 0)
                             ON CONFLICT DO NOTHING;
-                            INSERT INTO inbox_output (event_id, position, exchange, routing_key, properties, body)
-                            VALUES (?, -1, '', '', x'', zeroblob(65536));
+                            INSERT INTO inbox_output (event_id, source, position, exchange, routing_key, properties, body)
+                            VALUES (?, '', -1, '', '', x'', zeroblob(65536));
                             """, arguments: [Self.probeEventID, Self.probeEventID])
                     return .rollback
                 }
@@ -183,26 +183,41 @@ public final class SQLiteStateStore: StateStore {
         try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
-    /// Writes `commit` inside the current transaction, or nothing when the event was processed already or the
-    /// notification's version moved on. It leaves nothing behind unless it throws (a conflict takes back the
-    /// inbox entry it made first), and a transaction whose commit threw must be rolled back.
+    /// Writes `commit` inside the current transaction, or nothing when the event was processed already (for its
+    /// notification or another) or the notification's version moved on. It leaves nothing behind unless it throws
+    /// (a conflict takes back the inbox entry it made first), and a transaction whose commit threw must be rolled
+    /// back.
     static func apply(_ commit: StateCommit, in db: Database) throws -> CommitResult {
         let entry = commit.inboxEntry
+        // One statement in the common case: the entry goes in unless one of its source and id, or of its id and the
+        // empty source (stored before the inbox knew sources), is there.
         try SQLiteStatement.with(
-            "INSERT INTO inbox (event_id, request_identifier, processed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            in: db
+            """
+            INSERT INTO inbox (event_id, source, request_identifier, processed_at)
+            SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?1 AND source IN (?2, ''))
+            """, in: db
         ) { insert in
             try insert.bind(1, entry.eventID)
-            try insert.bind(2, entry.requestIdentifier)
-            try insert.bind(3, entry.processedAt.timeIntervalSince1970)
+            try insert.bind(2, entry.source)
+            try insert.bind(3, entry.requestIdentifier)
+            try insert.bind(4, entry.processedAt.timeIntervalSince1970)
             try insert.execute()
         }
-        guard db.changesCount == 1 else { return .alreadyProcessed(try outputs(of: entry.eventID, in: db) ?? []) }
+        guard db.changesCount == 1 else {
+            // The write transaction holds what kept the insert out, so the entry is there to read.
+            guard let stored = try inboxMatch(source: entry.source, eventID: entry.eventID, in: db) else {
+                return .versionConflict
+            }
+            return try InboxMatch.commitResult(
+                requestIdentifier: entry.requestIdentifier, storedRequestIdentifier: stored.requestIdentifier
+            ) { try outputs(source: stored.source, eventID: entry.eventID, in: db) }
+        }
         if let record = commit.notification,
             try !write(record, actionsChanged: commit.actionsChanged, changedAt: entry.processedAt, in: db)
         {
-            try SQLiteStatement.with("DELETE FROM inbox WHERE event_id = ?", in: db) { delete in
+            try SQLiteStatement.with("DELETE FROM inbox WHERE event_id = ? AND source = ?", in: db) { delete in
                 try delete.bind(1, entry.eventID)
+                try delete.bind(2, entry.source)
                 try delete.execute()
             }
             return .versionConflict
@@ -210,20 +225,39 @@ public final class SQLiteStateStore: StateStore {
         for (position, output) in entry.outputs.enumerated() {
             try SQLiteStatement.with(
                 """
-                INSERT INTO inbox_output (event_id, position, exchange, routing_key, properties, body)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO inbox_output (event_id, source, position, exchange, routing_key, properties, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, in: db
             ) { insert in
                 try insert.bind(1, entry.eventID)
-                try insert.bind(2, Int64(position))
-                try insert.bind(3, output.exchange)
-                try insert.bind(4, output.routingKey)
-                try insert.bind(5, EventCodec.encode(output.properties))
-                try insert.bind(6, output.body)
+                try insert.bind(2, entry.source)
+                try insert.bind(3, Int64(position))
+                try insert.bind(4, output.exchange)
+                try insert.bind(5, output.routingKey)
+                try insert.bind(6, EventCodec.encode(output.properties))
+                try insert.bind(7, output.body)
                 try insert.execute()
             }
         }
         return .committed
+    }
+
+    /// The inbox entry an event of `source` and `eventID` matches: its own, else one of the empty source (stored
+    /// before the inbox knew sources); nil when there is none.
+    static func inboxMatch(
+        source: String, eventID: String, in db: Database
+    ) throws -> (source: String, requestIdentifier: String)? {
+        try SQLiteStatement.with(
+            """
+            SELECT source, request_identifier FROM inbox WHERE event_id = ? AND source IN (?, '')
+            ORDER BY source DESC LIMIT 1
+            """, in: db
+        ) { select in
+            try select.bind(1, eventID)
+            try select.bind(2, source)
+            guard try select.step() else { return nil }
+            return (select.text(0), select.text(1))
+        }
     }
 
     /// Writes `record`, changed at `changedAt`, if the stored version is still the one it was loaded with; false
@@ -324,28 +358,24 @@ public final class SQLiteStateStore: StateStore {
         }
     }
 
-    /// The stored outputs of `eventID`, or nil when it is not in the inbox; one query (an event with no
-    /// outputs gives one row of nulls).
-    static func outputs(of eventID: String, in db: Database) throws -> [OutboundMessage]? {
+    /// The stored outputs of the inbox entry of `source` and `eventID` (exactly that key).
+    static func outputs(source: String, eventID: String, in db: Database) throws -> [OutboundMessage] {
         try SQLiteStatement.with(
             """
-            SELECT o.exchange, o.routing_key, o.properties, o.body
-            FROM inbox i LEFT JOIN inbox_output o ON o.event_id = i.event_id
-            WHERE i.event_id = ? ORDER BY o.position
+            SELECT exchange, routing_key, properties, body FROM inbox_output
+            WHERE event_id = ? AND source = ? ORDER BY position
             """, in: db
         ) { select in
             try select.bind(1, eventID)
-            var found = false
+            try select.bind(2, source)
             var outputs: [OutboundMessage] = []
             while try select.step() {
-                found = true
-                guard !select.isNull(0) else { continue }
                 outputs.append(
                     OutboundMessage(
                         exchange: select.text(0), routingKey: select.text(1), body: select.blob(3),
                         properties: try EventCodec.decodeStored(MessageProperties.self, from: select.blob(2))))
             }
-            return found ? outputs : nil
+            return outputs
         }
     }
 }

@@ -18,8 +18,7 @@ enum CrowdedState {
                         let output = OutboundMessage(
                             exchange: "old", routingKey: "old", body: Array(repeating: 0x6F, count: 1_000),
                             properties: MessageProperties(messageId: "old-\(n)"))
-                        let entry = InboxEntry(
-                            eventID: "old-\(n)", requestIdentifier: "old", outputs: [output], processedAt: dayAgo)
+                        let entry = InboxEntry(source: "/tests", eventID: "old-\(n)", requestIdentifier: "old", outputs: [output], processedAt: dayAgo)
                         _ = try await filler.commit(StateCommit(inboxEntry: entry, notification: nil))
                     }
                 }

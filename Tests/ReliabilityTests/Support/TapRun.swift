@@ -127,7 +127,7 @@ struct TapRun: Sendable {
         var arrivedByID: [String: [UInt8]] = [:]
         for delivery in received { arrivedByID[delivery.properties.messageID ?? ""] = delivery.body }
         for event in events {
-            guard case .processed(let outputs) = try await store.load(requestIdentifier: event.request, eventID: event.id)
+            guard case .processed(let outputs) = try await store.load(requestIdentifier: event.request, source: "/tests", eventID: event.id)
             else {
                 Issue.record("\(event.id) is not in the inbox", sourceLocation: sourceLocation)
                 continue

@@ -41,7 +41,7 @@ struct PostgresStateStoreTests {
         #expect(results.allSatisfy { $0.now == PostgresStateStore.schemaVersion })
         #expect(
             try await query("SELECT string_agg(version::text, ',' ORDER BY version) FROM responder_schema_migration", in: url)
-                == ["1,2"])
+                == ["1,2,3"])
     }
 
     @Test func aSchemaNewerThanThisBuildIsRefused() async throws {
@@ -83,11 +83,11 @@ struct PostgresStateStoreTests {
         let running = Task { await store.run() }
         defer { running.cancel() }
         let error = await #expect(throws: StateStoreUnavailable.self) {
-            try await store.load(requestIdentifier: "n", eventID: "e")
+            try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e")
         }
         #expect(error?.reason.contains("PostgreSQL") == true)
         let commit = StateCommit(
-            inboxEntry: InboxEntry(eventID: "e", requestIdentifier: "n", outputs: [], processedAt: .now),
+            inboxEntry: InboxEntry(source: "/tests", eventID: "e", requestIdentifier: "n", outputs: [], processedAt: .now),
             notification: nil)
         await #expect(throws: StateStoreUnavailable.self) { try await store.commit(commit) }
     }
@@ -97,7 +97,7 @@ struct PostgresStateStoreTests {
         let store = try await TestPostgres.store(in: directory, pruningBatch: 10)
         let old = Date().addingTimeInterval(-30 * 86_400)
         for n in 0..<95 {
-            let entry = InboxEntry(eventID: "e\(n)", requestIdentifier: "n", outputs: [], processedAt: old)
+            let entry = InboxEntry(source: "/tests", eventID: "e\(n)", requestIdentifier: "n", outputs: [], processedAt: old)
             #expect(try await store.commit(StateCommit(inboxEntry: entry, notification: nil)) == .committed)
         }
         let url = try TestPostgres.schemaURL(directory.schema ?? "")
@@ -117,6 +117,48 @@ struct PostgresStateStoreTests {
         #expect(try await query("SELECT count(*)::text FROM inbox", in: url) == ["0"])
     }
 
+    /// Notification pruning reads the oldest rows through the index on changed_at, so a batch costs the rows it
+    /// deletes, not a scan of every kept one (which, on a large table, outlasts the statement timeout): the plan of
+    /// the store's own batch statement, on a table the planner has statistics for, and every batch making progress.
+    @Test func notificationPruningReadsTheIndexAndGoesOnBatchByBatch() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await TestPostgres.store(in: directory, pruningBatch: 100)
+        let url = try TestPostgres.schemaURL(directory.schema ?? "")
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(), id: 6, logger: .quiet)
+        var plan: [String] = []
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(url.schema)"), logger: .quiet)
+            // 20,000 notifications, one a minute; the cutoff, half a minute off the minutes, leaves 18,951.
+            try await connection.query(
+                """
+                INSERT INTO notification (request_identifier, category_identifier, actions, handler_states, version,
+                    changed_at)
+                SELECT 'n' || i, 'c', '\\x5b5d', '\\x', 1, now() - (20000 - i) * interval '1 minute'
+                FROM generate_series(1, 20000) AS i
+                """, logger: .quiet)
+            try await connection.query("ANALYZE notification", logger: .quiet)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: "PREPARE batch (timestamptz, integer) AS \(PostgresStateStore.notificationPruning)"),
+                logger: .quiet)
+            for try await line in try await connection.query(
+                "EXPLAIN EXECUTE batch (now() - interval '18950 minutes', 100)", logger: .quiet
+            ).decode(String.self) {
+                plan.append(line)
+            }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        #expect(plan.contains { $0.contains("Index Scan using notification_by_changed_at") }, "\(plan.joined(separator: "\n"))")
+        #expect(!plan.contains { $0.contains("Seq Scan") }, "\(plan.joined(separator: "\n"))")
+        let cutoff = Date().addingTimeInterval(-18_950.5 * 60)
+        #expect(try await store.pruneNotifications(changedBefore: cutoff) == 1_049)
+        #expect(try await query("SELECT count(*)::text FROM notification", in: url) == ["18951"])
+    }
+
     @Test func theOtherWorkerOfARaceGetsTheWinnersOutputs() async throws {
         let directory = try TemporaryDirectory()
         let one = try await TestPostgres.store(in: directory)
@@ -124,7 +166,7 @@ struct PostgresStateStoreTests {
         let output = OutboundMessage(exchange: "x", routingKey: "r", body: [0, 1, 2], properties: MessageProperties())
         // Without a notification change, only the inbox key decides: still one winner.
         for round in 0..<20 {
-            let mine = InboxEntry(eventID: "e\(round)", requestIdentifier: "n", outputs: [output], processedAt: .now)
+            let mine = InboxEntry(source: "/tests", eventID: "e\(round)", requestIdentifier: "n", outputs: [output], processedAt: .now)
             var theirs = mine
             theirs.outputs = []
             async let first = one.commit(StateCommit(inboxEntry: mine, notification: nil))
@@ -145,7 +187,7 @@ struct PostgresStateStoreTests {
         let results = await store.commitTogether(
             ids.map { id in
                 let record = NotificationRecord(requestIdentifier: "n-\(id)", categoryIdentifier: "c", actions: [Fixtures.like])
-                let entry = InboxEntry(eventID: id, requestIdentifier: record.requestIdentifier, outputs: [], processedAt: .now)
+                let entry = InboxEntry(source: "/tests", eventID: id, requestIdentifier: record.requestIdentifier, outputs: [], processedAt: .now)
                 return StateCommit(inboxEntry: entry, notification: record)
             })
         for (id, result) in zip(ids, results) where id != ids[20] {

@@ -74,7 +74,7 @@ extension StateStore {
         let record = NotificationRecord(
             requestIdentifier: request, categoryIdentifier: "photo-category", actions: [Fixtures.like],
             handlerStates: ["likes": Array(#"{"taps":1}"#.utf8)], version: version)
-        let entry = InboxEntry(eventID: event, requestIdentifier: request, outputs: [], processedAt: date)
+        let entry = InboxEntry(source: "/tests", eventID: event, requestIdentifier: request, outputs: [], processedAt: date)
         return try await commit(StateCommit(inboxEntry: entry, notification: record))
     }
 }
@@ -105,7 +105,7 @@ extension StateStore {
             for (index, load) in loads.enumerated() {
                 group.addTask {
                     do {
-                        return (index, .success(try await self.load(requestIdentifier: load.requestIdentifier, eventID: load.eventID)))
+                        return (index, .success(try await self.load(requestIdentifier: load.requestIdentifier, source: load.source, eventID: load.eventID)))
                     } catch {
                         return (index, .failure(error))
                     }
