@@ -15,9 +15,8 @@ import Tracing
 /// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
 ///
 /// It consumes the topology's ``Topology/consumedQueues``, each on a channel of its own (so each has its own
-/// delivery tags and its share of the prefetch, ``WorkerConfiguration/consumedQueuePrefetches``): the input queue,
-/// or in ordered mode every shard queue, where the broker keeps one consumer of the fleet active per shard. Ordered
-/// mode retries failed inputs in place.
+/// prefetch and delivery tags): the input queue, or in ordered mode every shard queue, where the broker keeps one
+/// consumer of the fleet active per shard. Ordered mode retries failed inputs in place.
 ///
 /// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
 /// store (``StorePause``) and consumes again on the same channels; in ordered mode the inputs wait in place instead.
@@ -81,9 +80,9 @@ final class BrokerSession: Sendable {
         try await declareTopology(on: outputChannel)
         try await outputChannel.enablePublisherConfirms()
         var inputs: [Input] = []
-        for (queue, prefetch) in zip(configuration.topology.consumedQueues, configuration.consumedQueuePrefetches) {
+        for queue in configuration.topology.consumedQueues {
             let channel = try await consuming.openChannel()
-            try await channel.setPrefetch(prefetch)
+            try await channel.setPrefetch(configuration.prefetch)
             inputs.append(Input(queue: queue, channel: channel, acks: Acknowledger(channel: channel)))
         }
         readiness.set(.disconnected, false)
@@ -283,7 +282,7 @@ final class BrokerSession: Sendable {
         logger.warning(
             "input body over the limit; dead-lettered by the broker without reading it",
             metadata: [
-                "message-id": "\(DeadLetterInfo.boundedDetail(delivery.properties.messageID ?? ""))",
+                "message-id": "\(String((delivery.properties.messageID ?? "").prefix(utf8Bytes: 255)))",
                 "body-size": "\(delivery.bodySize)", "limit": "\(pipeline.configuration.maxBodySize)",
             ])
         metrics.record(.deadLettered)
@@ -318,7 +317,7 @@ final class BrokerSession: Sendable {
             logger.warning(
                 deadLetterReason == nil ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
                 metadata: [
-                    "event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))",
+                    "event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))",
                     "queue": "\(publication.routingKey)",
                     "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
@@ -332,7 +331,7 @@ final class BrokerSession: Sendable {
         if let problem = publications.lazy.compactMap(limits.problem).first {
             logger.warning(
                 "an output cannot be published; input dead-lettered",
-                metadata: ["event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))", "error": "\(problem)"])
+                metadata: ["event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))", "error": "\(problem)"])
             publications = [failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())]
             outcome = .deadLettered
             reason = .unpublishable
