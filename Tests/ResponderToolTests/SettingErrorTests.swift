@@ -87,7 +87,7 @@ import WorkerHarness
         let file = folder.appendingPathComponent("categories.json")
         try Data("[]".utf8).write(to: file)
         let message = Self.message {
-            try HandlerOptions.parse(["--categories", file.path]).makeRegistry(Self.empty, registration: { _ in })
+            try HandlerOptions<StateOption>.parse(["--categories", file.path]).makeRegistry(Self.empty, registration: { _ in })
         }
         #expect(message.hasPrefix("categories file \(file.path) is not a categories file"))
         #expect(!message.contains("\n"))
