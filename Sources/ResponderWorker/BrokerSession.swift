@@ -282,7 +282,7 @@ final class BrokerSession: Sendable {
         logger.warning(
             "input body over the limit; dead-lettered by the broker without reading it",
             metadata: [
-                "message-id": "\(String((delivery.properties.messageID ?? "").prefix(utf8Bytes: 255)))",
+                "message-id": "\(DeadLetterInfo.boundedDetail(delivery.properties.messageID ?? ""))",
                 "body-size": "\(delivery.bodySize)", "limit": "\(pipeline.configuration.maxBodySize)",
             ])
         metrics.record(.deadLettered)
@@ -317,7 +317,7 @@ final class BrokerSession: Sendable {
             logger.warning(
                 deadLetterReason == nil ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
                 metadata: [
-                    "event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))",
+                    "event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))",
                     "queue": "\(publication.routingKey)",
                     "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
@@ -331,7 +331,7 @@ final class BrokerSession: Sendable {
         if let problem = publications.lazy.compactMap(limits.problem).first {
             logger.warning(
                 "an output cannot be published; input dead-lettered",
-                metadata: ["event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))", "error": "\(problem)"])
+                metadata: ["event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))", "error": "\(problem)"])
             publications = [failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())]
             outcome = .deadLettered
             reason = .unpublishable
