@@ -15,8 +15,9 @@ import Tracing
 /// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
 ///
 /// It consumes the topology's ``Topology/consumedQueues``, each on a channel of its own (so each has its own
-/// prefetch and delivery tags): the input queue, or in ordered mode every shard queue, where the broker keeps one
-/// consumer of the fleet active per shard. Ordered mode retries failed inputs in place.
+/// delivery tags and its share of the prefetch, ``WorkerConfiguration/consumedQueuePrefetches``): the input queue,
+/// or in ordered mode every shard queue, where the broker keeps one consumer of the fleet active per shard. Ordered
+/// mode retries failed inputs in place.
 ///
 /// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
 /// store (``StorePause``) and consumes again on the same channels; in ordered mode the inputs wait in place instead.
@@ -80,9 +81,9 @@ final class BrokerSession: Sendable {
         try await declareTopology(on: outputChannel)
         try await outputChannel.enablePublisherConfirms()
         var inputs: [Input] = []
-        for queue in configuration.topology.consumedQueues {
+        for (queue, prefetch) in zip(configuration.topology.consumedQueues, configuration.consumedQueuePrefetches) {
             let channel = try await consuming.openChannel()
-            try await channel.setPrefetch(configuration.prefetch)
+            try await channel.setPrefetch(prefetch)
             inputs.append(Input(queue: queue, channel: channel, acks: Acknowledger(channel: channel)))
         }
         readiness.set(.disconnected, false)

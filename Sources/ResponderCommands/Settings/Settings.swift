@@ -90,7 +90,7 @@ enum Settings {
 
     static let prefetch = Setting<Int>.wholeNumber(
         "prefetch", "RESPONDER_PREFETCH", default: Int(worker.prefetch), in: 1...Int(UInt16.max),
-        "Unacknowledged inputs the broker may hand over at once.")
+        "Unacknowledged inputs the broker may hand over at once; in ordered mode, across all the shards together (split among them, at least 1 each).")
     static let concurrency = Setting<Int>.wholeNumber(
         "concurrency", "RESPONDER_CONCURRENCY", default: worker.concurrency, in: 1...10_000,
         "Notifications handled at once.")
