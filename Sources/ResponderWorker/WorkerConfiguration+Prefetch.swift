@@ -1,5 +1,5 @@
 extension WorkerConfiguration {
-    /// The prefetch of each consumed queue's channel, in the order of ``Topology/consumedQueues``: ``prefetch``
+    /// The prefetch of each consumed queue's channel, in the order of `Topology.consumedQueues`: ``prefetch``
     /// split among them, the remainder one each to the first ones.
     ///
     /// RabbitMQ applies a prefetch per channel, and in ordered mode every shard queue has a channel of its own,
