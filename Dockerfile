@@ -11,11 +11,13 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq-dev libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-COPY Package.swift ./
+# The committed Package.resolved pins every dependency, and --force-resolved-versions builds exactly those
+# revisions (failing if the file does not match Package.swift), so one commit always builds the same image.
+COPY Package.swift Package.resolved ./
 COPY Sources ./Sources
 # SwiftPM loads every target the manifest names, so the test folders must be there though only responder is built.
 COPY Tests ./Tests
-RUN swift build -c release --product responder --static-swift-stdlib \
+RUN swift build -c release --product responder --static-swift-stdlib --force-resolved-versions \
     && cp "$(swift build -c release --show-bin-path)/responder" /responder
 
 # Run: a slim Debian with the libraries the binary links (ImageLibrariesTests checks them against ldd) and the CA

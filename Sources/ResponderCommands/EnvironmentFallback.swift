@@ -27,9 +27,9 @@ struct EnvironmentFallback {
         return try setting.resolve(nil, self)
     }
 
-    /// The state location: `--state`, else `RESPONDER_STATE`, else the contents of the file `RESPONDER_STATE_FILE`
-    /// names (a mounted secret, so a PostgreSQL password stays off command lines and the environment), else the
-    /// default file.
+    /// `run`'s state location: `--state`, else `RESPONDER_STATE`, else the contents of the file
+    /// `RESPONDER_STATE_FILE` names (a mounted secret, so a PostgreSQL password stays off command lines and the
+    /// environment), else the default file. `replay` and `migrate` never come here (``CommandLineState``).
     func stateLocation(_ flag: String?) throws(SettingError) -> String {
         if let location = try Settings.state.resolveOptional(flag, self) { return location }
         if let location = try fileContents(Settings.stateFileVariable) { return location }
@@ -39,6 +39,6 @@ struct EnvironmentFallback {
     /// The trimmed contents of the file the environment variable `variable` names, or nil when it is not set.
     private func fileContents(_ variable: String) throws(SettingError) -> String? {
         guard let path = environment[variable], !path.isEmpty else { return nil }
-        return try ReadableFile.text(path, for: variable).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try ReadableFile.secret(path, for: variable)
     }
 }

@@ -4,13 +4,14 @@ import Logging
 import Responder
 import ResponderPostgres
 
-/// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`.
-struct HandlerOptions: ParsableArguments {
+/// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`, which
+/// take their store from different places (`State`).
+struct HandlerOptions<State: StateSource>: ParsableArguments {
     @Option(
         name: Settings.categories.name, help: Settings.categories.help, completion: .file(extensions: ["json"]))
     var categories: String?
 
-    @OptionGroup var store: StateOption
+    @OptionGroup var store: State
 
     @Option(name: Settings.inboxRetentionHours.name, help: Settings.inboxRetentionHours.help)
     var inboxRetentionHours: String?
@@ -35,7 +36,7 @@ struct HandlerOptions: ParsableArguments {
         return registry
     }
 
-    /// The state store `--state` names, its PostgreSQL schema migrated; the result's service must run while it is
+    /// The state store `State` names, its PostgreSQL schema migrated; the result's service must run while it is
     /// used.
     func openStore(_ environment: EnvironmentFallback, logger: Logger) async throws -> OpenedState {
         let location = try store.location(environment)

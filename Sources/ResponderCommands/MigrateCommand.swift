@@ -11,10 +11,11 @@ struct MigrateCommand: AsyncParsableCommand {
         discussion: """
             For PostgreSQL, applies the numbered migrations the schema lacks, under an advisory lock so that \
             workers starting meanwhile wait; fails if the schema is newer than this responder. For a SQLite file, \
-            creates or upgrades its tables. The exit status is 0 when the schema is up to date.
+            creates or upgrades its tables. The store is the one --state or --state-file names, never \
+            RESPONDER_STATE or RESPONDER_STATE_FILE. The exit status is 0 when the schema is up to date.
             """)
 
-    @OptionGroup(title: "State") var store: StateOption
+    @OptionGroup(title: "State") var store: MigrateStateOption
 
     func run() async throws {
         let logger = bootstrapLogging(level: .info)

@@ -15,14 +15,16 @@ struct ReplayCommand: AsyncParsableCommand {
             Each line of FIXTURE (JSON Lines, one recorded delivery per line) goes through the same pipeline the \
             worker runs; the action-set updates it produces are written as fixture lines, in input order. Lines \
             that cannot be handled are reported on stderr with their line number and counted as dead-lettered. \
-            The program's categories and handlers are registered. A summary ends the run on stderr. \
+            The program's categories and handlers are registered. The state is in memory unless --state or \
+            --state-file names a store; RESPONDER_STATE and RESPONDER_STATE_FILE are never read, so a replay in a \
+            worker's environment cannot write into its store. A summary ends the run on stderr. \
             The exit status is 1 when --expect finds a difference.
             """)
 
     @Argument(help: "The fixture to replay (JSON Lines).", completion: .file(extensions: ["jsonl"]))
     var fixture: String
 
-    @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions
+    @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions<ReplayStateOption>
 
     @Option(help: "Where the outputs go (default: stdout).")
     var out: String?

@@ -18,7 +18,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Broker") var broker: BrokerOptions
     @OptionGroup(title: "Topology") var names: TopologyOptions
-    @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions
+    @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions<StateOption>
 
     @Option(name: Settings.prefetch.name, help: Settings.prefetch.help) var prefetch: String?
     @Option(name: Settings.concurrency.name, help: Settings.concurrency.help) var concurrency: String?

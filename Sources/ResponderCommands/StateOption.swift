@@ -1,8 +1,8 @@
 import ArgumentParser
 import ResponderPostgres
 
-/// Where the state lives (`--state`), alone: what `migrate` takes, and part of ``HandlerOptions``.
-struct StateOption: ParsableArguments {
+/// `run`'s state (`--state`): the flag, else what a deployment's environment names.
+struct StateOption: StateSource {
     @Option(name: Settings.state.name, help: Settings.state.help) var state: String?
 
     /// What `--state`, `RESPONDER_STATE` or `RESPONDER_STATE_FILE` says.
@@ -10,13 +10,7 @@ struct StateOption: ParsableArguments {
         try environment.stateLocation(state)
     }
 
-    /// The store that text names.
-    func location(_ environment: EnvironmentFallback) throws -> StateLocation {
-        let text = try stateText(environment)
-        do {
-            return try StateLocation(text)
-        } catch {
-            throw SettingError("--state: \(error)")
-        }
+    func location(_ environment: EnvironmentFallback) throws(SettingError) -> StateLocation {
+        try .named(stateText(environment))
     }
 }

@@ -176,7 +176,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible, CustomRe
             let split = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             hostText = split[0]
             portText = split.count == 2 ? split[1] : nil
-            guard hostText.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+            guard hostText.utf8.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
             else { throw .host }
         }
         guard !hostText.isEmpty, hostText.utf8.count <= 253 else { throw .host }
@@ -194,16 +194,5 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible, CustomRe
             !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { throw .escape(part == "password" ? "the password" : part) }
         return decoded
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
-}
-
-extension UInt8 {
-    /// Whether the byte is an ASCII hexadecimal digit.
-    fileprivate var isHexDigit: Bool {
-        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
 }

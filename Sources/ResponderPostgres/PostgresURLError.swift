@@ -25,23 +25,28 @@ public enum PostgresURLError: Error, Sendable, Hashable, CustomStringConvertible
     case repeatedParameter(String)
     /// A known parameter with a value it cannot take.
     case parameterValue(String)
+    /// A state location of another `scheme://` (a mistyped `postgress://`): refused rather than taken for a SQLite
+    /// file name, whose errors would repeat the whole text, password included.
+    case unknownScheme
 
     public var description: String {
-        let problem =
-            switch self {
-            case .tooLong: "it is longer than \(PostgresURL.maximumLength) bytes"
-            case .invalidCharacter: "it holds a space, a control or a non-ASCII character (percent-encode them)"
-            case .scheme: "it does not start with postgres:// or postgresql://"
-            case .fragment: "it has a fragment (#)"
-            case .userInfo: "it needs exactly one USER[:PASSWORD]@ before the host (percent-encode @ as %40)"
-            case .host: "its host is not a host name, an IPv4 address or a bracketed IPv6 address"
-            case .port: "its port is not a number from 1 to 65535"
-            case .database: "its database name holds a / (percent-encode it as %2F)"
-            case .escape(let part): "\(part) has an invalid percent-escape or a control character"
-            case .parameter(let name): "unknown or malformed parameter \(name)"
-            case .repeatedParameter(let name): "parameter \(name) is given twice"
-            case .parameterValue(let name): "invalid value of \(name)"
-            }
+        let problem: String
+        switch self {
+        case .unknownScheme:
+            return "unknown scheme: a state location is a postgres:// or postgresql:// URL, :memory: or a SQLite file path"
+        case .tooLong: problem = "it is longer than \(PostgresURL.maximumLength) bytes"
+        case .invalidCharacter: problem = "it holds a space, a control or a non-ASCII character (percent-encode them)"
+        case .scheme: problem = "it does not start with postgres:// or postgresql://"
+        case .fragment: problem = "it has a fragment (#)"
+        case .userInfo: problem = "it needs exactly one USER[:PASSWORD]@ before the host (percent-encode @ as %40)"
+        case .host: problem = "its host is not a host name, an IPv4 address or a bracketed IPv6 address"
+        case .port: problem = "its port is not a number from 1 to 65535"
+        case .database: problem = "its database name holds a / (percent-encode it as %2F)"
+        case .escape(let part): problem = "\(part) has an invalid percent-escape or a control character"
+        case .parameter(let name): problem = "unknown or malformed parameter \(name)"
+        case .repeatedParameter(let name): problem = "parameter \(name) is given twice"
+        case .parameterValue(let name): problem = "invalid value of \(name)"
+        }
         return "invalid PostgreSQL state URL: \(problem)"
     }
 }

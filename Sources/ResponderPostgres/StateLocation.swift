@@ -12,17 +12,30 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
     /// A PostgreSQL server (``PostgresStateStore``).
     case postgres(PostgresURL)
 
-    /// The location `text` names. Text that starts with a PostgreSQL scheme must be a valid URL (it is never
-    /// taken for a file name); anything else but `:memory:` is a file path.
+    /// The location `text` names. Text that starts with a PostgreSQL scheme must be a valid URL, and text that
+    /// starts with any other `scheme://` is refused (``PostgresURLError/unknownScheme``): neither is ever taken
+    /// for a file name, whose errors would show the whole text, password included. Anything else but `:memory:`
+    /// is a file path.
     public init(_ text: String) throws(PostgresURLError) {
         let lowered = text.prefix(11).lowercased()
         if lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:") {
             self = .postgres(try PostgresURL(text))
+        } else if Self.startsWithScheme(text) {
+            throw .unknownScheme
         } else if text == ":memory:" {
             self = .memory
         } else {
             self = .sqlite(path: text)
         }
+    }
+
+    /// Whether `text` starts with `scheme://`, a scheme being a letter then letters, digits, `+`, `-` or `.`
+    /// (RFC 3986).
+    private static func startsWithScheme(_ text: String) -> Bool {
+        guard let end = text.range(of: "://") else { return false }
+        let scheme = text[..<end.lowerBound].utf8
+        guard let first = scheme.first, first.isASCIILetter else { return false }
+        return scheme.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "+-.".utf8.contains($0) }
     }
 
     /// The location without secrets, for logs.

@@ -15,8 +15,9 @@ import Tracing
 /// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
 ///
 /// It consumes the topology's ``Topology/consumedQueues``, each on a channel of its own (so each has its own
-/// prefetch and delivery tags): the input queue, or in ordered mode every shard queue, where the broker keeps one
-/// consumer of the fleet active per shard. Ordered mode retries failed inputs in place.
+/// delivery tags and its share of the prefetch, ``WorkerConfiguration/consumedQueuePrefetches``): the input queue,
+/// or in ordered mode every shard queue, where the broker keeps one consumer of the fleet active per shard. Ordered
+/// mode retries failed inputs in place.
 ///
 /// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
 /// store (``StorePause``) and consumes again on the same channels; in ordered mode the inputs wait in place instead.
@@ -80,9 +81,9 @@ final class BrokerSession: Sendable {
         try await declareTopology(on: outputChannel)
         try await outputChannel.enablePublisherConfirms()
         var inputs: [Input] = []
-        for queue in configuration.topology.consumedQueues {
+        for (queue, prefetch) in zip(configuration.topology.consumedQueues, configuration.consumedQueuePrefetches) {
             let channel = try await consuming.openChannel()
-            try await channel.setPrefetch(configuration.prefetch)
+            try await channel.setPrefetch(prefetch)
             inputs.append(Input(queue: queue, channel: channel, acks: Acknowledger(channel: channel)))
         }
         readiness.set(.disconnected, false)
@@ -282,7 +283,7 @@ final class BrokerSession: Sendable {
         logger.warning(
             "input body over the limit; dead-lettered by the broker without reading it",
             metadata: [
-                "message-id": "\(String((delivery.properties.messageID ?? "").prefix(utf8Bytes: 255)))",
+                "message-id": "\(DeadLetterInfo.boundedDetail(delivery.properties.messageID ?? ""))",
                 "body-size": "\(delivery.bodySize)", "limit": "\(pipeline.configuration.maxBodySize)",
             ])
         metrics.record(.deadLettered)
@@ -317,7 +318,7 @@ final class BrokerSession: Sendable {
             logger.warning(
                 deadLetterReason == nil ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
                 metadata: [
-                    "event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))",
+                    "event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))",
                     "queue": "\(publication.routingKey)",
                     "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
@@ -331,7 +332,7 @@ final class BrokerSession: Sendable {
         if let problem = publications.lazy.compactMap(limits.problem).first {
             logger.warning(
                 "an output cannot be published; input dead-lettered",
-                metadata: ["event-id": "\(String((completion.event?.id ?? "").prefix(utf8Bytes: 255)))", "error": "\(problem)"])
+                metadata: ["event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))", "error": "\(problem)"])
             publications = [failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())]
             outcome = .deadLettered
             reason = .unpublishable

@@ -8,8 +8,8 @@ import Tracing
 /// producer's `traceparent` when it is valid; the `publish` span, from handing the input's publications to the
 /// connection to the broker's confirms; and the `traceparent` of the outputs, which is the `process` span's.
 ///
-/// Attributes are bounded, and never the response's `userText`: the event id, category and action, the outcome and
-/// the dead-letter reason.
+/// Attributes are bounded as the logs bound them (event ids, categories and message ids come from producers), and
+/// never the response's `userText`: the event id, category and action, the outcome and the dead-letter reason.
 struct InputTracing: Sendable {
     let tracer: any Tracer
     let inputQueue: String
@@ -24,18 +24,18 @@ struct InputTracing: Sendable {
         span.attributes["messaging.operation.type"] = "process"
         span.attributes["messaging.destination.name"] = inputQueue
         if let messageID = message.properties.messageId {
-            span.attributes["messaging.message.id"] = String(messageID.prefix(utf8Bytes: Self.maxAttributeBytes))
+            span.attributes["messaging.message.id"] = DeadLetterInfo.boundedDetail(messageID)
         }
         return span
     }
 
     /// Names the event `span` processes: its id, category and action (never its `userText`).
     func describe(_ span: any Span, event: NotificationResponseEvent) {
-        span.attributes["cloudevents.event_id"] = String(event.id.prefix(utf8Bytes: Self.maxAttributeBytes))
-        span.attributes["responder.category"] = String(
-            event.data.notification.request.content.categoryIdentifier.prefix(utf8Bytes: Self.maxAttributeBytes))
-        span.attributes["responder.action"] = String(
-            event.data.actionIdentifier.rawValue.prefix(utf8Bytes: Self.maxAttributeBytes))
+        span.attributes["cloudevents.event_id"] = DeadLetterInfo.boundedDetail(event.id)
+        span.attributes["responder.category"] = DeadLetterInfo.boundedDetail(
+            event.data.notification.request.content.categoryIdentifier)
+        span.attributes["responder.action"] = DeadLetterInfo.boundedDetail(
+            event.data.actionIdentifier.rawValue)
     }
 
     /// Gives each output `span`'s context as its `traceparent` (and `tracestate`), replacing what the pipeline
@@ -69,9 +69,6 @@ struct InputTracing: Sendable {
         }
         span.end()
     }
-
-    /// Event ids, categories and message ids come from producers: bounded as the logs bound them.
-    private static let maxAttributeBytes = 255
 }
 
 /// Reads the validated trace headers of an input.

@@ -8,7 +8,8 @@ public struct WorkerConfiguration: Sendable {
     public var broker: AMQPConfiguration
     /// The names and shapes of the exchanges and queues; the output exchange of the updates is taken from here.
     public var topology = Topology()
-    /// How many unacknowledged inputs the broker hands the worker at once (basic.qos).
+    /// How many unacknowledged inputs the broker hands the worker at once (basic.qos), across all the queues it
+    /// consumes (``consumedQueuePrefetches``).
     public var prefetch: UInt16 = 200
     /// How many notifications are handled at once; events of one notification always run one at a time.
     public var concurrency = 64

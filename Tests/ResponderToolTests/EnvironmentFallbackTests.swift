@@ -82,7 +82,7 @@ import WorkerHarness
     @Test(arguments: [["--notification-retention-days", "0"], ["--inbox-retention-hours", "0"]])
     func retentionPeriodsMustBePositive(arguments: [String]) async {
         await #expect(throws: SettingError.self) {
-            try await HandlerOptions.parse(arguments + ["--state", ":memory:"])
+            try await HandlerOptions<StateOption>.parse(arguments + ["--state", ":memory:"])
                 .openStore(EnvironmentFallback(environment: [:]), logger: Logger(label: "test"))
         }
     }
@@ -140,9 +140,9 @@ import WorkerHarness
         let fromEnvironment = folder.appendingPathComponent("env.sqlite").path
         let fromFlag = folder.appendingPathComponent("flag.sqlite").path
         let environment = EnvironmentFallback(environment: ["RESPONDER_STATE": fromEnvironment])
-        _ = try await HandlerOptions.parse([]).openStore(environment, logger: Logger(label: "test"))
+        _ = try await HandlerOptions<StateOption>.parse([]).openStore(environment, logger: Logger(label: "test"))
         #expect(FileManager.default.fileExists(atPath: fromEnvironment))
-        _ = try await HandlerOptions.parse(["--state", fromFlag]).openStore(environment, logger: Logger(label: "test"))
+        _ = try await HandlerOptions<StateOption>.parse(["--state", fromFlag]).openStore(environment, logger: Logger(label: "test"))
         #expect(FileManager.default.fileExists(atPath: fromFlag))
     }
 
@@ -166,5 +166,17 @@ import WorkerHarness
         #expect(try StateOption.parse(["--state", "x.sqlite"]).stateText(fromFile) == "x.sqlite")
         let missing = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": folder.appendingPathComponent("none").path])
         #expect(throws: SettingError.self) { try StateOption.parse([]).stateText(missing) }
+    }
+
+    /// Only `run` takes its store from the environment: `replay` keeps its state in memory and `migrate` wants
+    /// the command line to name the store, whatever RESPONDER_STATE or RESPONDER_STATE_FILE say.
+    @Test func replayAndMigrateTakeTheirStoreFromTheCommandLineAlone() throws {
+        let environment = EnvironmentFallback(environment: [
+            "RESPONDER_STATE": "production.sqlite", "RESPONDER_STATE_FILE": "/run/secrets/state-url",
+        ])
+        #expect(try ReplayStateOption.parse([]).location(environment) == .memory)
+        #expect(try ReplayStateOption.parse(["--state", "x.sqlite"]).location(environment) == .sqlite(path: "x.sqlite"))
+        #expect(throws: SettingError.self) { try MigrateStateOption.parse([]).location(environment) }
+        #expect(try MigrateStateOption.parse(["--state", "x.sqlite"]).location(environment) == .sqlite(path: "x.sqlite"))
     }
 }

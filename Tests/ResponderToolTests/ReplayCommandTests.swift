@@ -80,12 +80,43 @@ import WorkerHarness
         #expect(redelivered.stderr.contains("23 events: 0 updated, 0 no update, 0 ignored, 23 deduplicated"))
     }
 
-    @Test func theDefaultStateIsAnSQLiteFileInTheWorkingDirectory() async throws {
+    /// Every container sets `RESPONDER_STATE` or `RESPONDER_STATE_FILE` for `run`; a replay in that environment
+    /// keeps its state in memory and never writes into the store they name (nor a default file), so a second run
+    /// deduplicates nothing.
+    @Test func theEnvironmentsStoreIsNeverReplayedInto() async throws {
         let directory = try Paths.temporaryFolder("replay-command")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await Tool.run(["replay", Paths.session("interleaved").path], directory: directory)
-        #expect(run.status == 0)
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("responder-state.sqlite").path))
+        let production = directory.appendingPathComponent("production.sqlite").path
+        let secret = try StateSecret.file(holding: production, in: directory)
+        let golden = try String(contentsOf: Paths.golden("rotations"), encoding: .utf8)
+        for environment in [["RESPONDER_STATE": production], ["RESPONDER_STATE_FILE": secret.path]] {
+            for _ in 1...2 {
+                let run = try await Tool.run(
+                    ["replay", Paths.session("rotations").path], environment: environment, directory: directory)
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(run.stdout == golden)
+                #expect(run.stderr.contains(" 0 deduplicated"), "\(environment): \(run.stderr)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: production))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [secret.lastPathComponent])
+    }
+
+    /// `--state-file` names a file holding the store's location (a mounted secret), so a PostgreSQL password
+    /// stays off the command line; it is read only because the command line names it.
+    @Test func aStateFileOnTheCommandLineNamesTheStore() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.sqlite").path
+        let secret = try StateSecret.file(holding: state, in: directory)
+        let arguments = ["replay", Paths.session("rotations").path, "--state-file", secret.path]
+        let first = try await Tool.run(arguments)
+        let second = try await Tool.run(arguments)
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        #expect(second.stderr.contains("23 events: 0 updated, 0 no update, 0 ignored, 23 deduplicated"))
+        let both = try await Tool.run(arguments + ["--state", ":memory:"])
+        #expect(both.status != 0)
+        #expect(both.stderr == "Error: give --state or --state-file, not both\n")
     }
 
     @Test func aMissingFixtureFails() async throws {

@@ -88,7 +88,7 @@ import WorkerHarness
         let file = folder.appendingPathComponent("categories.json")
         try Data("[]".utf8).write(to: file)
         let message = Self.message {
-            try HandlerOptions.parse(["--categories", file.path]).makeRegistry(Self.empty, registration: { _ in })
+            try HandlerOptions<StateOption>.parse(["--categories", file.path]).makeRegistry(Self.empty, registration: { _ in })
         }
         #expect(message.hasPrefix("categories file \(file.path) is not a categories file"))
         #expect(!message.contains("\n"))
@@ -122,6 +122,26 @@ import WorkerHarness
         let result = try await Tool.run(arguments, environment: environment.merging(["RESPONDER_STATE": ":memory:"]) { $1 })
         #expect(result.status == 1)
         #expect(result.stderr == line + "\n")
+    }
+
+    /// A mistyped scheme in `--state` or `RESPONDER_STATE` stops the command with one line that names the
+    /// flag and never repeats the password (it is not opened as a SQLite file named by the whole URL).
+    @Test(arguments: [
+        (["run", "--state", "postgress://u:topsecret@h/db"], [:]),
+        (["run"], ["RESPONDER_STATE": "postgress://u:topsecret@h/db"]),
+        (["migrate", "--state", "postgress://u:topsecret@h/db"], [:]),
+        (["replay", "--state", "postgress://u:topsecret@h/db", Paths.session("rotations").path], [:]),
+    ] as [([String], [String: String])])
+    func aMistypedSchemeIsAnUnknownScheme(arguments: [String], environment: [String: String]) async throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await Tool.run(arguments, environment: environment, directory: folder)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == "Error: --state: unknown scheme: a state location is a postgres:// or postgresql:// URL, "
+                + ":memory: or a SQLite file path\n")
+        #expect(!result.stderr.contains("topsecret"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file is created")
     }
 
     private static func message(_ body: () throws -> some Any) -> String {

@@ -1,7 +1,9 @@
 import Logging
+import NotificationEvents
 
 /// The log of one response: the pipeline's logger with the response's event id, request identifier, category and
-/// action as metadata.
+/// action as metadata, each bounded as a dead letter's detail is (`DeadLetterInfo.boundedDetail(_:)`): they come
+/// from the producer, and a log line must not repeat its bytes without bound.
 ///
 /// The metadata goes with each message, built only when the level lets the message through, and the logger
 /// handlers see is made only when they ask for it: setting metadata on a logger (which e.g. `StreamLogHandler`
@@ -15,10 +17,10 @@ struct ResponseLog: Sendable {
 
     init(_ base: Logger, for input: DecodedResponse) {
         self.base = base
-        eventID = input.event.id
-        requestIdentifier = input.requestIdentifier
-        category = input.event.data.notification.request.content.categoryIdentifier
-        action = input.event.data.actionIdentifier.rawValue
+        eventID = DeadLetterInfo.boundedDetail(input.event.id)
+        requestIdentifier = DeadLetterInfo.boundedDetail(input.requestIdentifier)
+        category = DeadLetterInfo.boundedDetail(input.event.data.notification.request.content.categoryIdentifier)
+        action = DeadLetterInfo.boundedDetail(input.event.data.actionIdentifier.rawValue)
     }
 
     var metadata: Logger.Metadata {

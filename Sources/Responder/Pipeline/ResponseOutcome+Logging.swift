@@ -1,4 +1,5 @@
 import Logging
+import NotificationEvents
 
 extension ResponseOutcome {
     /// How an outcome is logged: debug for a handled response (one line per input would drown a busy worker's
@@ -26,7 +27,8 @@ extension ResponseOutcome {
         case .completed(let outputs, let disposition):
             ["outcome": "\(disposition.rawValue)", "outputs": "\(outputs.count)"]
         case .failed(let error, let retryable):
-            ["outcome": "failed", "retryable": "\(retryable)", "error": "\(error)"]
+            // A handler's error can quote the input it failed on.
+            ["outcome": "failed", "retryable": "\(retryable)", "error": "\(DeadLetterInfo.boundedDetail("\(error)"))"]
         case .deadLetter(let reason, let detail):
             ["outcome": "dead_lettered", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
         case .storeUnavailable(let unavailable):

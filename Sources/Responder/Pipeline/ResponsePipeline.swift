@@ -27,9 +27,9 @@ public struct ResponsePipeline: Sendable {
 
     /// A pipeline routing to `registry`, keeping state in `store` and addressing updates to `outputExchange`.
     ///
-    /// `logger` receives one structured line per input (event id, request identifier, category, action,
-    /// outcome: debug when handled, warning or error when refused or failed) and is handed on to handlers; it
-    /// never receives a response's `userText`.
+    /// `logger` receives one structured line per input (event id, request identifier, category, action, each
+    /// bounded; outcome: debug when handled or not routed, warning or error when refused or failed) and is handed
+    /// on to handlers; it never receives a response's `userText`.
     public init(
         registry: HandlerRegistry, store: any StateStore,
         configuration: PipelineConfiguration = PipelineConfiguration(),
@@ -69,7 +69,7 @@ public struct ResponsePipeline: Sendable {
         } catch {
             let outcome = error.outcome
             metrics.record(outcome)
-            let messageID = message.properties.messageId ?? ""
+            let messageID = DeadLetterInfo.boundedDetail(message.properties.messageId ?? "")
             logger.log(level: outcome.logLevel, outcome.logMessage, metadata: outcome.logMetadata.merging(["message-id": "\(messageID)"]) { $1 })
             throw error
         }
@@ -106,7 +106,9 @@ public struct ResponsePipeline: Sendable {
         let outcome: ResponseOutcome
         switch registry.route(input.event.data) {
         case .ignored(let why):
-            log.log(.info, "response not routed", ["outcome": "ignored", "why": "\(why)"])
+            // Debug, as a handled response is: `responder_inputs_total{outcome="ignored"}` counts these, and a
+            // line per event at info would let any producer write to the log at its own rate.
+            log.log(.debug, "response not routed", ["outcome": "ignored", "why": "\(why)"])
             outcome = .completed(outputs: [], disposition: .ignored)
         case .handler(let receiver):
             outcome = await handle(input, by: receiver, log: log)

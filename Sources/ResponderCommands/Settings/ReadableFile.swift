@@ -29,4 +29,10 @@ enum ReadableFile {
             throw SettingError("\(source): cannot read \(path): it is not UTF-8 text")
         }
     }
+
+    /// The trimmed contents of the file `path` (a mounted secret holding one URL), or a ``SettingError`` naming
+    /// `source`: the line break a secret file ends with is not part of the URL.
+    static func secret(_ path: String, for source: String) throws(SettingError) -> String {
+        try text(path, for: source).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

@@ -2,6 +2,7 @@ import AMQP
 import Logging
 import NotificationEvents
 import Responder
+import ResponderPostgres
 import ResponderWorker
 
 /// Every setting of every command, declared once; the defaults come from the libraries' own configuration types.
@@ -66,9 +67,11 @@ enum Settings {
         "categories", "RESPONDER_CATEGORIES", defaultDescription: "the registered ones",
         "A categories file (Schemas/notification-categories.v1) registered instead of the built-in categories; the handlers stay.")
     static let state = Setting<String>.text(
-        "state", "RESPONDER_STATE", default: "responder-state.sqlite",
+        "state", stateVariable, default: "responder-state.sqlite",
         defaultDescription: "responder-state.sqlite in the working directory",
         "The SQLite state file, created if missing and shareable by several processes; or postgres://USER:PASSWORD@HOST:PORT/DATABASE (parameters sslmode, sslrootcert, pool_size, connect_timeout, schema) for a fleet; or :memory: for state that lasts one run. RESPONDER_STATE_FILE may name a file that holds it instead (a mounted secret).")
+    /// The variable `run` reads the state location from when `--state` is absent.
+    static let stateVariable = "RESPONDER_STATE"
     /// The variable naming a file that holds the state location, read when neither the flag nor the variable is set.
     static let stateFileVariable = "RESPONDER_STATE_FILE"
     static let inboxRetentionHours = Setting<Int>.wholeNumber(
@@ -87,7 +90,7 @@ enum Settings {
 
     static let prefetch = Setting<Int>.wholeNumber(
         "prefetch", "RESPONDER_PREFETCH", default: Int(worker.prefetch), in: 1...Int(UInt16.max),
-        "Unacknowledged inputs the broker may hand over at once.")
+        "Unacknowledged inputs the broker may hand over at once; in ordered mode, across all the shards together (split among them, at least 1 each).")
     static let concurrency = Setting<Int>.wholeNumber(
         "concurrency", "RESPONDER_CONCURRENCY", default: worker.concurrency, in: 1...10_000,
         "Notifications handled at once.")
@@ -126,6 +129,17 @@ enum Settings {
 
     // MARK: The tools
 
+    /// `replay`'s and `migrate`'s state: from their command line alone, never from the variables `run` reads
+    /// (``CommandLineState``).
+    static let replayState = Setting<String>.text(
+        "state", default: StateLocation.memory.description,
+        "The store to replay into, as run's --state names one: a SQLite file or a postgres:// URL keeps the state and the inbox from one run to the next. Never taken from RESPONDER_STATE or RESPONDER_STATE_FILE.")
+    static let migrateState = Setting<String>.text(
+        "state", default: nil, defaultDescription: "none: --state or --state-file is required",
+        "The store to migrate, as run's --state names one. Never taken from RESPONDER_STATE or RESPONDER_STATE_FILE.")
+    static let stateFile = Setting<String>.readableFile(
+        "state-file", nil, defaultDescription: "none",
+        "A file that holds the --state text (a mounted secret), so a PostgreSQL password stays off the command line.")
     static let replayLogLevel = Setting<Logger.Level>.oneOf(
         "log-level", nil, default: .error, "The least severe log level shown on stderr; debug shows each handled response.")
     static let expect = Setting<String>.readableFile(

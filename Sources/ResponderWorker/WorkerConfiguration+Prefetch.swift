@@ -1,0 +1,17 @@
+extension WorkerConfiguration {
+    /// The prefetch of each consumed queue's channel, in the order of `Topology.consumedQueues`: ``prefetch``
+    /// split among them, the remainder one each to the first ones.
+    ///
+    /// RabbitMQ applies a prefetch per channel, and in ordered mode every shard queue has a channel of its own,
+    /// while the first worker to subscribe is the active consumer of every shard. Split this way, what one worker
+    /// holds unacknowledged across all its shards, and so its memory (times `--max-body-size` at worst, during a
+    /// store pause when the inputs wait in place), is bounded by ``prefetch`` however many shards there are. Each
+    /// channel gets at least 1, so with more shards than ``prefetch`` the bound is one input per shard. A channel
+    /// of prefetch 1 still makes progress: each input is acknowledged once it is settled, never waiting for a
+    /// second delivery, and an in-place retry holds only its own input.
+    public var consumedQueuePrefetches: [UInt16] {
+        let channels = max(topology.consumedQueues.count, 1)
+        let (share, remainder) = Int(prefetch).quotientAndRemainder(dividingBy: channels)
+        return (0..<channels).map { UInt16(max(share + ($0 < remainder ? 1 : 0), 1)) }
+    }
+}
