@@ -102,7 +102,7 @@ import WorkerHarness
         try Data(#"{"categories": [{"identifier": "blue-category", "actions": [], "options": [], "intentIdentifiers": []}]}"#.utf8)
             .write(to: file)
         let message = Self.message {
-            try HandlerOptions.parse(["--categories", file.path]).makeRegistry(Self.empty) { try RedGreen.register(in: &$0) }
+            try HandlerOptions<StateOption>.parse(["--categories", file.path]).makeRegistry(Self.empty) { try RedGreen.register(in: &$0) }
         }
         #expect(message.hasPrefix("the extension \"red-green-rotation\" handles category \"green-category\", which is not registered"), "\(message)")
     }
