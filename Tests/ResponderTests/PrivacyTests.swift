@@ -24,6 +24,7 @@ import WorkerHarness
         let handler = TestExtension(actionSets: { _ in [[Fixtures.like]] }, option: .dismissAndForwardAction)
         let failing = TestExtension(name: "failing", categoryIdentifiers: ["failing-category"], failure: { Boom() })
         var registry = try Fixtures.registry(extension: handler, delegate: nil)
+        registry.register(NotificationCategory(identifier: "failing-category", actions: [Fixtures.reply]))
         try registry.register(failing)
         registry.setDelegate(Chatty())
         let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: logger)
