@@ -6,6 +6,8 @@ import Responder
 /// inbox, and the notification's columns (all null when it is not stored). One row per pair, duplicates included:
 /// both joins are on primary keys.
 struct LoadEvents: PostgresPreparedStatement {
+    static var name: String { PreparedStatementGeneration.name("LoadEvents") }
+
     static let sql = """
         SELECT wanted.position, i.outputs, n.category_identifier, n.actions, n.handler_states, n.version
         FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS wanted(request_identifier, event_id, position)

@@ -112,12 +112,14 @@ public final class PostgresStateStore: StateStore, Service {
         }
     }
 
-    /// One round trip through the pool within the store's timeout: the server is reachable and takes this
-    /// worker's credentials. It cannot prove the server has room to write (a full disk fails the next commit,
-    /// which pauses the worker again, with a longer backoff).
+    /// One round trip through the pool within the store's timeout: the load's own statement, for no event, so
+    /// the server is reachable, takes this worker's credentials, and has the tables this build reads, with the
+    /// grants to read them (a table renamed or a grant revoked keeps the store unavailable). It cannot prove the
+    /// server lets this worker write (a full disk or a revoked write grant fails the next commit, which pauses
+    /// the worker again, with a longer backoff).
     public func checkAvailability() async throws {
         try await operation { client in
-            for try await _ in try await client.query("SELECT 1", logger: self.logger) {}
+            for try await _ in try await client.execute(LoadEvents(keys: []), logger: self.logger) {}
         }
     }
 
