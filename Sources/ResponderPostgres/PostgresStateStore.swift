@@ -45,7 +45,8 @@ public final class PostgresStateStore: StateStore, Service {
     private let groupCommit: GroupCommit
     private let groupLoad: GroupLoad
 
-    /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``). Nothing connects
+    /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``, which
+    /// ``checkSchema(_:logger:)`` checks). Nothing connects
     /// before ``run()``.
     ///
     /// - Parameters:
@@ -80,6 +81,14 @@ public final class PostgresStateStore: StateStore, Service {
     @discardableResult
     public static func migrate(_ url: PostgresURL, logger: Logger) async throws -> (found: Int, now: Int) {
         try await PostgresSchema.migrate(url, logger: logger)
+    }
+
+    /// Checks that `url`'s schema is at ``schemaVersion``, on a connection of its own that fails at once on a wrong
+    /// host, port or password, and changes nothing: a worker's role needs only row rights. Throws
+    /// ``PostgresSchemaNotMigrated`` when the schema is missing or older (`responder migrate` must run first),
+    /// ``PostgresSchemaTooNew`` when it is newer.
+    public static func checkSchema(_ url: PostgresURL, logger: Logger) async throws {
+        try await PostgresSchema.check(url, logger: logger)
     }
 
     /// The schema version this build writes.

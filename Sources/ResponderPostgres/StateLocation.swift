@@ -34,9 +34,11 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Opens the store, first bringing a PostgreSQL schema up to date (``PostgresStateStore/migrate(_:logger:)``).
-    /// The result's ``OpenedState/service`` must run while the store is used. `maximumSQLiteSize` caps a SQLite
-    /// file (``SQLiteStateStore/init(path:inboxRetention:notificationRetention:busyTimeout:maximumSize:)``).
+    /// Opens the store. A PostgreSQL schema must be at this build's version already
+    /// (``PostgresStateStore/checkSchema(_:logger:)``): only ``migrate(logger:)`` runs DDL, so the role of a
+    /// worker needs only row rights. The result's ``OpenedState/service`` must run while the store is used.
+    /// `maximumSQLiteSize` caps a SQLite file
+    /// (``SQLiteStateStore/init(path:inboxRetention:notificationRetention:busyTimeout:maximumSize:)``).
     public func open(
         inboxRetention: Duration, notificationRetention: Duration, maximumSQLiteSize: Int? = nil, logger: Logger
     ) async throws -> OpenedState {
@@ -50,7 +52,7 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
                     path: path, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
                     maximumSize: maximumSQLiteSize))
         case .postgres(let url):
-            try await PostgresStateStore.migrate(url, logger: logger)
+            try await PostgresStateStore.checkSchema(url, logger: logger)
             let store = PostgresStateStore(
                 url: url, inboxRetention: inboxRetention, notificationRetention: notificationRetention, logger: logger)
             return OpenedState(store: store, service: store)
