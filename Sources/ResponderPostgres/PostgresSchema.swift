@@ -123,8 +123,7 @@ enum PostgresSchema {
     ) async throws -> Result {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(
-                configuration: try url.connectionConfiguration(), id: 1, logger: logger)
+            connection = try await url.connect(id: 1, logger: logger)
         } catch {
             throw Self.explained(error)
         }

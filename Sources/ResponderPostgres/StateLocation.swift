@@ -52,11 +52,18 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
                     path: path, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
                     maximumSize: maximumSQLiteSize))
         case .postgres(let url):
+            Self.warnIfUnverified(url, logger: logger)
             try await PostgresStateStore.checkSchema(url, logger: logger)
             let store = PostgresStateStore(
                 url: url, inboxRetention: inboxRetention, notificationRetention: notificationRetention, logger: logger)
             return OpenedState(store: store, service: store)
         }
+    }
+
+    /// One warning line when `url`'s connections may go unverified (``PostgresURL/unverifiedTLSWarning``).
+    private static func warnIfUnverified(_ url: PostgresURL, logger: Logger) {
+        guard let warning = url.unverifiedTLSWarning else { return }
+        logger.warning("\(warning)", metadata: ["state": "\(url)"])
     }
 
     /// Creates or upgrades the store's schema and nothing else, for deploy pipelines that migrate before they
@@ -70,6 +77,7 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
             try SQLiteStateStore(path: path).close()
             return "the SQLite state file \(path) is up to date"
         case .postgres(let url):
+            Self.warnIfUnverified(url, logger: logger)
             let (found, now) = try await PostgresStateStore.migrate(url, logger: logger)
             return found == now
                 ? "the PostgreSQL state store in schema \(url.schema) was at version \(now) already"

@@ -18,5 +18,10 @@ struct RunSchemaCheckTests {
         let lines = result.stderr.split(separator: "\n").filter { $0.contains("responder migrate") }
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(lines.first?.contains("the PostgreSQL schema \(schema) has no state store tables") == true, "\(result.stderr)")
+        // sslmode=disable is named as unverified, in one warning that holds no password.
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("the PostgreSQL connection is not verified") }
+        #expect(warnings.count == 1, "\(result.stderr)")
+        let password = try #require(URLComponents(string: server)?.password)
+        #expect(!result.stderr.contains(password))
     }
 }
