@@ -36,8 +36,8 @@ struct HandlerOptions<State: StateSource>: ParsableArguments {
         return registry
     }
 
-    /// The state store `State` names, its PostgreSQL schema migrated; the result's service must run while it is
-    /// used.
+    /// The state store `State` names, its PostgreSQL schema checked to be up to date; the result's service must run
+    /// while it is used.
     func openStore(_ environment: EnvironmentFallback, logger: Logger) async throws -> OpenedState {
         let location = try store.location(environment)
         let inbox = Duration.seconds(try Settings.inboxRetentionHours.resolve(inboxRetentionHours, environment) * 3600)

@@ -3,7 +3,7 @@ import Logging
 import ResponderPostgres
 
 /// `migrate`: creates or upgrades the state store's schema and exits, for deploy pipelines that migrate
-/// before they start workers (`responder run` migrates at start too).
+/// before they start workers (`run` and `replay` only check that a PostgreSQL schema is up to date).
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",

@@ -8,6 +8,8 @@ import Responder
 /// in twelve arrays; a commit without a notification change fills the notification's positions with placeholders
 /// the function does not read (postgres-nio binds no NULL array elements).
 struct CommitBatch: PostgresPreparedStatement {
+    static var name: String { PreparedStatementGeneration.name("CommitBatch") }
+
     static let sql = """
         SELECT outcome, stored, stored_request FROM commit_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
         """

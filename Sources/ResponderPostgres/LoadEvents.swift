@@ -7,6 +7,8 @@ import Responder
 /// knew sources), and the notification's columns (all null when it is not stored). One row per triple, duplicates
 /// included: the notification's join is on its primary key, the inbox's takes one entry.
 struct LoadEvents: PostgresPreparedStatement {
+    static var name: String { PreparedStatementGeneration.name("LoadEvents") }
+
     static let sql = """
         SELECT wanted.position, i.request_identifier, i.outputs,
             n.category_identifier, n.actions, n.handler_states, n.version

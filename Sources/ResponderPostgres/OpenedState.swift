@@ -1,7 +1,7 @@
 import Responder
 import ServiceLifecycle
 
-/// A state store as ``StateLocation/open(inboxRetention:notificationRetention:logger:)`` opens it, with what it
+/// A state store as ``StateLocation/open(inboxRetention:notificationRetention:maximumSQLiteSize:logger:)`` opens it, with what it
 /// needs while it is used.
 public struct OpenedState: Sendable {
     /// The store.

@@ -176,22 +176,60 @@ enum PostgresSchema {
 
     /// Brings the schema of `url` up to ``version``; returns the version found and the version left.
     static func migrate(_ url: PostgresURL, logger: Logger) async throws -> (found: Int, now: Int) {
+        try await onConnection(url, logger: logger) { connection in
+            try await migrate(schema: url.schema, on: connection, logger: logger)
+        }
+    }
+
+    /// The version of `url`'s schema, which must be ``version``: throws ``PostgresSchemaNotMigrated`` when it is
+    /// missing or older, ``PostgresSchemaTooNew`` when newer. Reads only, so a role with row rights can check.
+    static func check(_ url: PostgresURL, logger: Logger) async throws {
+        let found = try await onConnection(url, logger: logger) { connection in
+            try await foundVersion(schema: url.schema, on: connection, logger: logger)
+        }
+        guard found <= version else { throw PostgresSchemaTooNew(found: found, known: version, schema: url.schema) }
+        guard found == version else { throw PostgresSchemaNotMigrated(found: found, needed: version, schema: url.schema) }
+    }
+
+    /// `body`'s result on a connection of its own to `url`, closed afterwards (which releases its advisory lock
+    /// too), with postgres-nio's errors explained.
+    private static func onConnection<Result>(
+        _ url: PostgresURL, logger: Logger, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(
-                configuration: try url.connectionConfiguration(), id: 1, logger: logger)
+            connection = try await url.connect(id: 1, logger: logger)
         } catch {
             throw Self.explained(error)
         }
         do {
-            let result = try await migrate(schema: url.schema, on: connection, logger: logger)
+            let result = try await body(connection)
             try await connection.close()
             return result
         } catch {
-            // Closing the session releases the advisory lock too.
             try? await connection.close()
             throw Self.explained(error)
         }
+    }
+
+    /// The newest migration recorded in `schema`, 0 when it has no migration table.
+    private static func foundVersion(schema: String, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        // The name was checked to be a plain identifier (PostgresURL).
+        let table = "\"\(schema)\".responder_schema_migration"
+        var exists = false
+        for try await name in try await connection.query("SELECT to_regclass(\(table))::text", logger: logger)
+            .decode(String?.self)
+        {
+            exists = name != nil
+        }
+        guard exists else { return 0 }
+        var found = 0
+        for try await version in try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT coalesce(max(version), 0) FROM \(table)"), logger: logger
+        ).decode(Int.self) {
+            found = version
+        }
+        return found
     }
 
     /// postgres-nio's errors describe themselves generically (to keep secrets out); this names what went wrong,
@@ -215,12 +253,7 @@ enum PostgresSchema {
                 applied_at timestamptz NOT NULL DEFAULT now()
             )
             """, logger: logger)
-        var found = 0
-        for try await version in try await connection.query(
-            "SELECT coalesce(max(version), 0) FROM responder_schema_migration", logger: logger
-        ).decode(Int.self) {
-            found = version
-        }
+        let found = try await foundVersion(schema: schema, on: connection, logger: logger)
         guard found <= version else { throw PostgresSchemaTooNew(found: found, known: version, schema: schema) }
         for next in stride(from: found + 1, through: version, by: 1) {
             try await connection.withTransaction(logger: logger) { connection in

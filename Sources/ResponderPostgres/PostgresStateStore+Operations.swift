@@ -21,7 +21,8 @@ extension PostgresStateStore {
 
     /// Runs `body` on `client`, again after a serialization failure or a deadlock (after a short random pause,
     /// so the two sides do not meet again), and turns connection and server trouble into
-    /// ``StateStoreUnavailable``. With a `deadline`, an operation that has no answer within it (it may be waiting
+    /// ``StateStoreUnavailable`` (and other errors of the server into ``PostgresStatementError``, which says what
+    /// the server said). With a `deadline`, an operation that has no answer within it (it may be waiting
     /// for a connection the pool cannot open) is cancelled and reported unavailable.
     static func operation<Result: Sendable>(
         on client: PostgresClient, within deadline: Duration?,
@@ -37,8 +38,12 @@ extension PostgresStateStore {
                 case .retry where attempt < attempts:
                     attempt += 1
                     try await Task.sleep(for: .milliseconds(Int.random(in: 1...(10 << attempt))))
-                case .retry, .other: throw error
-                case .unavailable(let unavailable): throw unavailable
+                case .retry, .other: throw PostgresStatementError.readable(error)
+                case .unavailable(let unavailable):
+                    // A statement that failed to prepare fails on its connection for good, and a prepared plan
+                    // whose tables changed may not fit them any more: prepare afresh once the store is back.
+                    PreparedStatementGeneration.advance()
+                    throw unavailable
                 }
             }
         }

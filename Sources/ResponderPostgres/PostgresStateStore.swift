@@ -45,7 +45,8 @@ public final class PostgresStateStore: StateStore, Service {
     private let groupCommit: GroupCommit
     private let groupLoad: GroupLoad
 
-    /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``). Nothing connects
+    /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``, which
+    /// ``checkSchema(_:logger:)`` checks). Nothing connects
     /// before ``run()``.
     ///
     /// - Parameters:
@@ -82,6 +83,14 @@ public final class PostgresStateStore: StateStore, Service {
         try await PostgresSchema.migrate(url, logger: logger)
     }
 
+    /// Checks that `url`'s schema is at ``schemaVersion``, on a connection of its own that fails at once on a wrong
+    /// host, port or password, and changes nothing: a worker's role needs only row rights. Throws
+    /// ``PostgresSchemaNotMigrated`` when the schema is missing or older (`responder migrate` must run first),
+    /// ``PostgresSchemaTooNew`` when it is newer.
+    public static func checkSchema(_ url: PostgresURL, logger: Logger) async throws {
+        try await PostgresSchema.check(url, logger: logger)
+    }
+
     /// The schema version this build writes.
     public static var schemaVersion: Int { PostgresSchema.version }
 
@@ -112,12 +121,14 @@ public final class PostgresStateStore: StateStore, Service {
         }
     }
 
-    /// One round trip through the pool within the store's timeout: the server is reachable and takes this
-    /// worker's credentials. It cannot prove the server has room to write (a full disk fails the next commit,
-    /// which pauses the worker again, with a longer backoff).
+    /// One round trip through the pool within the store's timeout: the load's own statement, for no event, so
+    /// the server is reachable, takes this worker's credentials, and has the tables this build reads, with the
+    /// grants to read them (a table renamed or a grant revoked keeps the store unavailable). It cannot prove the
+    /// server lets this worker write (a full disk or a revoked write grant fails the next commit, which pauses
+    /// the worker again, with a longer backoff).
     public func checkAvailability() async throws {
         try await operation { client in
-            for try await _ in try await client.query("SELECT 1", logger: self.logger) {}
+            for try await _ in try await client.execute(LoadEvents(keys: []), logger: self.logger) {}
         }
     }
 

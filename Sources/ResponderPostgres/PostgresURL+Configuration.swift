@@ -17,7 +17,7 @@ extension PostgresURL {
         let tls: PostgresClient.Configuration.TLS =
             switch (tlsMode, tlsConfiguration) {
             case (.disable, _), (_, nil): .disable
-            case (.prefer, let configuration?): .prefer(configuration)
+            case (.prefer, let configuration?), (.preferVerified, let configuration?): .prefer(configuration)
             case (_, let configuration?): .require(configuration)
             }
         var configuration = PostgresClient.Configuration(
@@ -34,7 +34,8 @@ extension PostgresURL {
         let tls: PostgresConnection.Configuration.TLS =
             switch (tlsMode, tlsConfiguration) {
             case (.disable, _), (_, nil): .disable
-            case (.prefer, let configuration?): .prefer(try NIOSSLContext(configuration: configuration))
+            case (.prefer, let configuration?), (.preferVerified, let configuration?):
+                .prefer(try NIOSSLContext(configuration: configuration))
             case (_, let configuration?): .require(try NIOSSLContext(configuration: configuration))
             }
         var configuration = PostgresConnection.Configuration(
@@ -48,7 +49,8 @@ extension PostgresURL {
     }
 
     /// TLS as libpq's `sslmode` means it: `prefer` and `require` encrypt without checking the certificate unless
-    /// a CA file is given, `verify-ca` checks the chain, `verify-full` the chain and the host name.
+    /// a CA file is given, `verify-ca` checks the chain, `verify-full` the chain and the host name, as the default
+    /// `prefer-verified` does whenever the server offers TLS.
     private var tlsConfiguration: TLSConfiguration? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch tlsMode {
@@ -56,7 +58,7 @@ extension PostgresURL {
         case .prefer, .require:
             configuration.certificateVerification = rootCertificatePath == nil ? .none : .noHostnameVerification
         case .verifyCA: configuration.certificateVerification = .noHostnameVerification
-        case .verifyFull: configuration.certificateVerification = .fullVerification
+        case .verifyFull, .preferVerified: configuration.certificateVerification = .fullVerification
         }
         if let rootCertificatePath { configuration.trustRoots = .file(rootCertificatePath) }
         return configuration

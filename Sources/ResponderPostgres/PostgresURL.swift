@@ -8,9 +8,11 @@ import PostgresNIO
 /// and database are percent-decoded (a `%` must start a valid escape, and a literal `@`, `:` or `/` in them must
 /// be escaped), no part may hold a control character, and an unknown, repeated or malformed parameter is refused.
 /// Parameters:
-/// - `sslmode`: `disable`, `prefer` (the default, as libpq's: TLS when the server offers it, unverified),
-///   `require` (TLS, unverified unless `sslrootcert` is given), `verify-ca` (the chain) or `verify-full` (the chain
-///   and the host name);
+/// - `sslmode`: `prefer-verified` (the default: TLS when the server offers it, and then the chain and the host
+///   name verified, as `verify-full`), `disable`, `prefer` (as libpq's: TLS when the server offers it,
+///   unverified), `require` (TLS, unverified unless `sslrootcert` is given), `verify-ca` (the chain) or
+///   `verify-full` (the chain and the host name); the unverified modes log a warning at start
+///   (``unverifiedTLSWarning``);
 /// - `sslrootcert`: a PEM file of the CA certificates to trust instead of the system's;
 /// - `pool_size`: the most connections the worker opens (1 to 1000, default 10);
 /// - `connect_timeout`: seconds a connection attempt may take (1 to 600, default 10);
@@ -18,8 +20,11 @@ import PostgresNIO
 ///
 /// The password is never shown: ``description`` and every error leave it out.
 public struct PostgresURL: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
-    /// How TLS is used, by libpq's names.
+    /// How TLS is used, by libpq's names, and the default of its own.
     public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        /// TLS when the server offers it, and then verified as ``verifyFull``: libpq's `prefer` checks nothing,
+        /// so a man in the middle could present any certificate.
+        case preferVerified = "prefer-verified"
         case disable, prefer, require
         case verifyCA = "verify-ca"
         case verifyFull = "verify-full"
@@ -89,7 +94,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible, CustomRe
         } else {
             database = username
         }
-        tlsMode = .prefer
+        tlsMode = .preferVerified
         rootCertificatePath = nil
         poolSize = 10
         connectTimeout = .seconds(10)
@@ -110,6 +115,21 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible, CustomRe
 
     /// Whether the URL gives a password.
     public var hasPassword: Bool { password != nil }
+
+    /// A warning for the log when the connection may go unverified (`disable`, or `prefer` and `require` without
+    /// `sslrootcert`): a man in the middle could read and change what the worker reads and writes, and, unless
+    /// the server uses SCRAM, learn the password. Nil when every TLS connection is verified.
+    public var unverifiedTLSWarning: String? {
+        switch tlsMode {
+        case .preferVerified, .verifyCA, .verifyFull: return nil
+        case .prefer, .require: guard rootCertificatePath == nil else { return nil }
+        case .disable: break
+        }
+        return "the PostgreSQL connection is not verified (sslmode=\(tlsMode.rawValue)"
+            + (tlsMode == .disable ? "" : " without sslrootcert")
+            + "): a man in the middle could read and change the state; use the default sslmode, verify-full "
+            + "or sslrootcert"
+    }
 
     private mutating func readParameters(_ query: Substring) throws(PostgresURLError) {
         var seen: Set<String> = []

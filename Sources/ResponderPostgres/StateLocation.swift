@@ -47,9 +47,11 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Opens the store, first bringing a PostgreSQL schema up to date (``PostgresStateStore/migrate(_:logger:)``).
-    /// The result's ``OpenedState/service`` must run while the store is used. `maximumSQLiteSize` caps a SQLite
-    /// file (``SQLiteStateStore/init(path:inboxRetention:notificationRetention:busyTimeout:maximumSize:)``).
+    /// Opens the store. A PostgreSQL schema must be at this build's version already
+    /// (``PostgresStateStore/checkSchema(_:logger:)``): only ``migrate(logger:)`` runs DDL, so the role of a
+    /// worker needs only row rights. The result's ``OpenedState/service`` must run while the store is used.
+    /// `maximumSQLiteSize` caps a SQLite file
+    /// (``SQLiteStateStore/init(path:inboxRetention:notificationRetention:busyTimeout:maximumSize:)``).
     public func open(
         inboxRetention: Duration, notificationRetention: Duration, maximumSQLiteSize: Int? = nil, logger: Logger
     ) async throws -> OpenedState {
@@ -63,11 +65,18 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
                     path: path, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
                     maximumSize: maximumSQLiteSize))
         case .postgres(let url):
-            try await PostgresStateStore.migrate(url, logger: logger)
+            Self.warnIfUnverified(url, logger: logger)
+            try await PostgresStateStore.checkSchema(url, logger: logger)
             let store = PostgresStateStore(
                 url: url, inboxRetention: inboxRetention, notificationRetention: notificationRetention, logger: logger)
             return OpenedState(store: store, service: store)
         }
+    }
+
+    /// One warning line when `url`'s connections may go unverified (``PostgresURL/unverifiedTLSWarning``).
+    private static func warnIfUnverified(_ url: PostgresURL, logger: Logger) {
+        guard let warning = url.unverifiedTLSWarning else { return }
+        logger.warning("\(warning)", metadata: ["state": "\(url)"])
     }
 
     /// Creates or upgrades the store's schema and nothing else, for deploy pipelines that migrate before they
@@ -81,6 +90,7 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
             try SQLiteStateStore(path: path).close()
             return "the SQLite state file \(path) is up to date"
         case .postgres(let url):
+            Self.warnIfUnverified(url, logger: logger)
             let (found, now) = try await PostgresStateStore.migrate(url, logger: logger)
             return found == now
                 ? "the PostgreSQL state store in schema \(url.schema) was at version \(now) already"

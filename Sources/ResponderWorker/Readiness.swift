@@ -13,8 +13,9 @@ public final class Readiness: Sendable {
         case shuttingDown = "shutting down"
     }
 
-    /// Each obstacle that holds, with what is known about it ("" when nothing more).
-    private let obstacles = Mutex<[Obstacle: String]>([.disconnected: ""])
+    /// Each obstacle that holds. Only the obstacle's fixed sentence is shown: readiness answers anyone who reaches
+    /// the port, and the details (a database's error names its user and host) go to the log.
+    private let obstacles = Mutex<Set<Obstacle>>([.disconnected])
     /// `responder_ready`: 1 while ready, else 0, so dashboards and alerts see what `/health/ready` says.
     private let gauge = Gauge(label: MetricDescription.ready.name)
 
@@ -28,23 +29,17 @@ public final class Readiness: Sendable {
 
     /// What keeps the worker from being ready now, in a stable order.
     public var currentObstacles: [Obstacle] {
-        obstacles.withLock { current in Obstacle.allCases.filter { current[$0] != nil } }
+        obstacles.withLock { current in Obstacle.allCases.filter { current.contains($0) } }
     }
 
-    /// ``currentObstacles`` as sentences for people, each with its detail (e.g. why the store is unavailable).
-    public var currentReasons: [String] {
-        obstacles.withLock { current in
-            Obstacle.allCases.compactMap { obstacle in
-                current[obstacle].map { $0.isEmpty ? obstacle.rawValue : "\(obstacle.rawValue) (\($0))" }
-            }
-        }
-    }
+    /// ``currentObstacles`` as sentences for people.
+    public var currentReasons: [String] { currentObstacles.map(\.rawValue) }
 
-    /// Records that `obstacle` holds (`true`, with an optional bounded `detail`) or has cleared (`false`).
-    public func set(_ obstacle: Obstacle, _ holds: Bool, detail: String = "") {
+    /// Records that `obstacle` holds (`true`) or has cleared (`false`).
+    public func set(_ obstacle: Obstacle, _ holds: Bool) {
         // Recorded under the lock, so concurrent changes reach the gauge in the order they happened.
         obstacles.withLock { current in
-            current[obstacle] = holds ? detail : nil
+            if holds { current.insert(obstacle) } else { current.remove(obstacle) }
             gauge.record(current.isEmpty ? 1 : 0)
         }
     }

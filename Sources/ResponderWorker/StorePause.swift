@@ -5,8 +5,10 @@ import Synchronization
 /// The worker's pause while its state store is unavailable (``StateStoreUnavailable``: a full disk, an I/O error, a
 /// lock held too long, a database server out of reach), shared by the broker sessions of one worker.
 ///
-/// The first input that meets the unavailable store pauses the worker: `/health/ready` says 503 with the store's
-/// reason, the `responder_store_paused` gauge is 1, and one warning is logged for the pause, not one per input. Then
+/// The first input that meets the unavailable store pauses the worker: `/health/ready` says 503, that the state
+/// store is unavailable (not the database's words, which may name its user and host: readiness answers anyone who
+/// can reach the port), the `responder_store_paused` gauge is 1, and one warning with the store's reason is logged
+/// for the pause, not one per input or per check. Then
 /// the store is checked (``StateStore/checkAvailability()``) with capped, jittered backoff until it answers. The
 /// backoff keeps growing across pauses until an input commits again, so a store that answers the check but still
 /// fails commits is not hammered.
@@ -27,6 +29,8 @@ final class StorePause: Sendable {
         /// or it gave up), keyed so a cancelled one can be taken out.
         var watchers: [UInt64: CheckedContinuation<Void, any Error>] = [:]
         var nextWatcher: UInt64 = 0
+        /// The reason the pause began with, logged then; a check that fails for it again does not repeat it.
+        var reason = ""
     }
 
     private let state = Mutex(State())
@@ -57,12 +61,14 @@ final class StorePause: Sendable {
     func storeFailed(_ unavailable: StateStoreUnavailable) -> Bool {
         let begins = state.withLock { state in
             defer { state.paused = true }
-            return !state.paused
+            guard !state.paused else { return false }
+            state.reason = unavailable.reason
+            return true
         }
         guard begins else { return false }
         metrics.storeOutages.increment()
         metrics.storePaused.record(1)
-        readiness.set(.storeUnavailable, true, detail: unavailable.reason)
+        readiness.set(.storeUnavailable, true)
         logger.warning(
             inPlace
                 ? "the state store is unavailable: pausing; inputs in hand wait in place, in order"
@@ -148,7 +154,11 @@ final class StorePause: Sendable {
         do {
             try await store.checkAvailability()
         } catch {
-            logger.debug("the state store is still unavailable", metadata: ["error": "\(error)", "checks": "\(attempt + 1)"])
+            let reason = (error as? StateStoreUnavailable)?.reason ?? "\(error)"
+            let known = state.withLock { $0.reason == reason }
+            logger.debug(
+                "the state store is still unavailable",
+                metadata: ["error": "\(known ? "as when the pause began" : reason)", "checks": "\(attempt + 1)"])
             return false
         }
         let ends = state.withLock { state in

@@ -84,6 +84,8 @@ import WorkerHarness
         (ResultCode.SQLITE_NOTADB, "file is not a database (SQLITE_NOTADB, extended code 26)"),
         (ResultCode.SQLITE_CANTOPEN, "unable to open database file (SQLITE_CANTOPEN, extended code 14)"),
         (ResultCode.SQLITE_NOMEM, "out of memory (SQLITE_NOMEM, extended code 7)"),
+        (ResultCode.SQLITE_ERROR, "SQL logic error (SQLITE_ERROR, extended code 1)"),
+        (ResultCode.SQLITE_ABORT_ROLLBACK, "abort due to ROLLBACK (SQLITE_ABORT, extended code 516)"),
     ])
     func curableFailuresMapToUnavailable(code: ResultCode, reason: String) {
         let error = DatabaseError(
@@ -93,7 +95,7 @@ import WorkerHarness
     }
 
     @Test(arguments: [
-        ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY, .SQLITE_TOOBIG, .SQLITE_MISUSE, .SQLITE_ERROR, .SQLITE_MISMATCH,
+        ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY, .SQLITE_TOOBIG, .SQLITE_MISUSE, .SQLITE_MISMATCH, .SQLITE_RANGE,
     ])
     func otherFailuresStayAsTheyAre(code: ResultCode) {
         let mapped = SQLiteUnavailability.map(DatabaseError(resultCode: code))

@@ -31,8 +31,9 @@ extension ResponseOutcome {
             ["outcome": "failed", "retryable": "\(retryable)", "error": "\(DeadLetterInfo.boundedDetail("\(error)"))"]
         case .deadLetter(let reason, let detail):
             ["outcome": "dead_lettered", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
-        case .storeUnavailable(let unavailable):
-            ["outcome": "store_unavailable", "reason": "\(unavailable.reason)"]
+        case .storeUnavailable:
+            // The worker logs the reason once for its pause, not once per input.
+            ["outcome": "store_unavailable"]
         }
     }
 }

@@ -21,6 +21,7 @@ public struct ResponsePipeline: Sendable {
     public let outputExchange: String
     private let logger: Logger
     let metrics = PipelineMetrics()
+    private let storeFailures = StoreFailureStreak()
 
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
@@ -123,9 +124,10 @@ public struct ResponsePipeline: Sendable {
     ) async -> ResponseOutcome {
         do {
             for _ in 0...configuration.maxConflictRetries {
-                switch try await store.load(
-                    requestIdentifier: input.requestIdentifier, source: input.event.source, eventID: input.event.id)
-                {
+                switch try await storeCall({
+                    try await store.load(
+                        requestIdentifier: input.requestIdentifier, source: input.event.source, eventID: input.event.id)
+                }) {
                 case .processed(let outputs):
                     return .completed(outputs: outputs, disposition: .deduplicated)
                 case .idReused:
@@ -147,7 +149,9 @@ public struct ResponsePipeline: Sendable {
                     let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
                     let commit = StateCommit(
                         inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
-                    switch try await traced("commit", { try await store.commit(commit) }) {
+                    let result = try await traced("commit", { try await storeCall { try await store.commit(commit) } })
+                    storeFailures.worked()
+                    switch result {
                     case .committed:
                         try? configuration.stepReached?(.afterCommit)
                         return .completed(
@@ -165,6 +169,11 @@ public struct ResponsePipeline: Sendable {
             return .failed(StateConflictError(attempts: configuration.maxConflictRetries + 1), retryable: true)
         } catch let unavailable as StateStoreUnavailable {
             return .storeUnavailable(unavailable)
+        } catch let failure as StoreCallError {
+            if let unavailable = storeFailures.failed(input.event.id, failure.underlying) {
+                return .storeUnavailable(unavailable)
+            }
+            return .failed(failure.underlying, retryable: true)
         } catch let failure as HandlerRunError {
             return .failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError)
         } catch {
@@ -187,6 +196,23 @@ public struct ResponsePipeline: Sendable {
     private func unpublishable(_ outputs: [OutboundMessage]) -> String? {
         guard let publishability = configuration.publishability else { return nil }
         return outputs.lazy.compactMap(publishability).first
+    }
+
+    /// A store error that is not ``StateStoreUnavailable``, told apart from the handlers' errors for the
+    /// backstop (``StoreFailureStreak``).
+    private struct StoreCallError: Error {
+        var underlying: any Error
+    }
+
+    /// Runs a call of the store, telling its errors apart from the handlers'.
+    private func storeCall<Answer>(_ call: () async throws -> Answer) async throws -> Answer {
+        do {
+            return try await call()
+        } catch let unavailable as StateStoreUnavailable {
+            throw unavailable
+        } catch {
+            throw StoreCallError(underlying: error)
+        }
     }
 
     /// The record of a notification seen for the first time: its category's actions, no handler state.

@@ -12,6 +12,8 @@ struct SharedDatabase: Sendable {
 
     /// Each worker's `RESPONDER_STATE`: the server's URL with the schema (the password travels in the environment).
     let state: String
+    /// The schema of the store's tables.
+    let schema: String
     /// The store on the same schema, as a worker opens it, for the test's checks.
     let store: PostgresStateStore
     let outage: DatabaseOutage
@@ -27,7 +29,7 @@ struct SharedDatabase: Sendable {
         let url = try PostgresURL(state)
         try await PostgresStateStore.migrate(url, logger: .quiet)
         let store = PostgresStateStore(url: url, logger: .quiet)
-        return SharedDatabase(state: state, store: store, outage: DatabaseOutage(port: port), pool: Task { await store.run() })
+        return SharedDatabase(state: state, schema: schema, store: store, outage: DatabaseOutage(port: port), pool: Task { await store.run() })
     }
 
     /// Stops the store's pool.

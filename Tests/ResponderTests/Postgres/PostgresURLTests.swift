@@ -26,9 +26,24 @@ import Testing
         #expect(url.port == 5432)
         #expect(url.password == nil)
         #expect(url.database == "responder")
-        #expect(url.tlsMode == .prefer)
+        #expect(url.tlsMode == .preferVerified, "not libpq's: verified whenever TLS is used")
         #expect(url.poolSize == 10)
         #expect(url.schema == "public")
+    }
+
+    /// The default verifies with the system's CAs or with `sslrootcert`; the modes that do not are named so, in
+    /// a warning that holds no password.
+    @Test func unverifiedModesAreNamedSo() throws {
+        let withCA = try PostgresURL("postgres://u:p@h/d?sslrootcert=%2Fca.pem")
+        #expect(withCA.tlsMode == .preferVerified && withCA.rootCertificatePath == "/ca.pem")
+        for verified in ["", "?sslrootcert=%2Fca.pem", "?sslmode=verify-full", "?sslmode=verify-ca", "?sslmode=require&sslrootcert=%2Fca.pem"] {
+            #expect(try PostgresURL("postgres://u:s3cr3t@h/d\(verified)").unverifiedTLSWarning == nil, "\(verified)")
+        }
+        for mode in ["prefer", "require", "disable"] {
+            let warning = try #require(try PostgresURL("postgres://u:s3cr3t@h/d?sslmode=\(mode)").unverifiedTLSWarning)
+            #expect(warning.hasPrefix("the PostgreSQL connection is not verified (sslmode=\(mode)"), "\(warning)")
+            #expect(!warning.contains("s3cr3t"))
+        }
     }
 
     @Test func thePasswordShowsNowhere() throws {
@@ -79,7 +94,7 @@ import Testing
         "postgres://u:p@h/d?password=x",
         "postgres://u:p@h/d?sslmode",
         "postgres://u:p@h/d?&",
-        "postgres://u:p@h/d?sslrootcert=%2Fca.pem",
+        "postgres://u:p@h/d?sslmode=prefer&sslrootcert=%2Fca.pem",
         "postgres://u:p@h/d?sslmode=disable&sslrootcert=%2Fca.pem",
         "postgres://u:p@h/d?sslrootcert=",
     ])

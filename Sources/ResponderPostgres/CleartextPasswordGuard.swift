@@ -1,0 +1,78 @@
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// Refuses a server's request for the password in cleartext on a connection that is not TLS-verified, before
+/// postgres-nio can answer it: postgres-nio sends the password to any server that asks for it so
+/// (`AuthenticationStateMachine` answers `.plaintext` with the password, whatever the connection), and a man in the
+/// middle who refuses TLS can ask.
+///
+/// It sits first in the connection's pipeline and reads the server's bytes until authentication succeeds: the
+/// answer to the TLS request (`S` means TLS follows, verified as the URL's `sslmode` says, and the guard steps
+/// aside), then whole messages, passed on one by one. An `AuthenticationCleartextPassword` request (`R`, code 3)
+/// closes the connection instead. SCRAM, which never reveals the password, and trust pass.
+final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private struct State {
+        /// Whether the connection asks for TLS first, so the server's first byte answers that.
+        var awaitsTLSAnswer: Bool
+        var pending = ByteBuffer()
+        var done = false
+        var refused = false
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    /// A guard for a connection that sends a TLS request first when `requestsTLS`.
+    init(requestsTLS: Bool) {
+        state = NIOLockedValueBox(State(awaitsTLSAnswer: requestsTLS))
+    }
+
+    /// Whether the guard closed the connection on a cleartext request.
+    var refused: Bool { state.withLockedValue { $0.refused } }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        let (pass, refuse) = state.withLockedValue { state -> ([ByteBuffer], Bool) in
+            guard !state.done else { return ([bytes], false) }
+            state.pending.writeBuffer(&bytes)
+            var pass: [ByteBuffer] = []
+            if state.awaitsTLSAnswer {
+                guard let answer = state.pending.readSlice(length: 1) else { return ([], false) }
+                state.awaitsTLSAnswer = false
+                pass.append(answer)
+                if answer.getInteger(at: answer.readerIndex, as: UInt8.self) == UInt8(ascii: "S") {
+                    state.done = true
+                    pass.append(state.pending)
+                    state.pending = ByteBuffer()
+                    return (pass, false)
+                }
+            }
+            while let type = state.pending.getInteger(at: state.pending.readerIndex, as: UInt8.self),
+                let length = state.pending.getInteger(at: state.pending.readerIndex + 1, as: Int32.self),
+                length >= 4, state.pending.readableBytes >= Int(length) + 1
+            {
+                let message = state.pending.readSlice(length: Int(length) + 1)!
+                if type == UInt8(ascii: "R"), let code = message.getInteger(at: message.readerIndex + 5, as: Int32.self) {
+                    if code == 3 {
+                        state.refused = true
+                        state.done = true
+                        return (pass, true)
+                    }
+                    // AuthenticationOk: nothing more to guard.
+                    if code == 0 { state.done = true }
+                }
+                pass.append(message)
+                if state.done {
+                    pass.append(state.pending)
+                    state.pending = ByteBuffer()
+                    break
+                }
+            }
+            return (pass, false)
+        }
+        for buffer in pass where buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
+        if refuse { context.close(promise: nil) }
+    }
+}

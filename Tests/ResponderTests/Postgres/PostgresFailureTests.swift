@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import NotificationEvents
+import PostgresNIO
+import Responder
+import Testing
+import WorkerHarness
+
+@testable import ResponderPostgres
+
+/// What the PostgreSQL store makes of the server's errors: real errors of the real server, raised with each
+/// SQLSTATE, or met by a statement of the store itself.
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+struct PostgresFailureTests {
+    /// The error the server answers a statement raising `state` with.
+    private func serverError(_ state: String) async throws -> PSQLError {
+        let url = try TestPostgres.freshURL()
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(), id: 9, logger: .quiet)
+        defer { Task { try? await connection.close() } }
+        let raise = "DO $$ BEGIN RAISE EXCEPTION 'raised by the test' USING ERRCODE = '\(state)'; END $$"
+        return try await #require(throws: PSQLError.self) {
+            try await connection.query(PostgresQuery(unsafeSQL: raise), logger: .quiet)
+        }
+    }
+
+    @Test(arguments: [
+        "08006", "28P01", "3D000", "3F000", "0A000", "25006", "26000", "42501", "42703", "42883", "42P01", "53100",
+        "57P01", "58030", "XX000", "55P03",
+    ])
+    func whatSaysTheDatabaseIsWrongMakesTheStoreUnavailable(state: String) async throws {
+        guard case .unavailable(let unavailable) = PostgresFailure(try await serverError(state)) else {
+            Issue.record("\(state) is not taken for the store's trouble")
+            return
+        }
+        #expect(unavailable.reason == "PostgreSQL: \(state) raised by the test")
+    }
+
+    @Test(arguments: ["40001", "40P01"])
+    func serializationFailuresAndDeadlocksAreRetried(state: String) async throws {
+        guard case .retry = PostgresFailure(try await serverError(state)) else {
+            Issue.record("\(state) is not retried")
+            return
+        }
+    }
+
+    @Test(arguments: ["22001", "22021", "23505", "23514"])
+    func aValueTheServerRefusesIsTheEventsFailure(state: String) async throws {
+        guard case .other = PostgresFailure(try await serverError(state)) else {
+            Issue.record("\(state) is not the event's failure")
+            return
+        }
+    }
+
+    /// A dead-letter detail and a log line are the error's description: it says what the server said, not
+    /// postgres-nio's generic text.
+    @Test func anEventsFailureSaysTheSQLStateAndTheServersMessage() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await TestPostgres.store(in: directory)
+        let commit = StateCommit(
+            inboxEntry: InboxEntry(eventID: "event\u{0}1", requestIdentifier: "request-1", outputs: [], processedAt: Date()),
+            notification: nil, actionsChanged: false)
+        let error = await #expect(throws: (any Error).self) { try await store.commit(commit) }
+        let detail = String(describing: try #require(error))
+        #expect(detail.hasPrefix("PostgreSQL: 22021 invalid byte sequence for encoding \"UTF8\": 0x00"), "\(detail)")
+        #expect(!detail.contains("Generic description"))
+    }
+}
