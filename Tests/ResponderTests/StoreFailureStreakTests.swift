@@ -14,8 +14,8 @@ import WorkerHarness
         let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()
 
-        func load(requestIdentifier: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, eventID: eventID)
+        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
+            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
         }
         func commit(_ commit: StateCommit) async throws -> CommitResult {
             guard !commit.inboxEntry.eventID.hasPrefix("bad") else { throw StoreUnavailableTests.Broken() }

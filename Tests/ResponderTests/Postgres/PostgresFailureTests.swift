@@ -58,7 +58,7 @@ struct PostgresFailureTests {
         let directory = try TemporaryDirectory()
         let store = try await TestPostgres.store(in: directory)
         let commit = StateCommit(
-            inboxEntry: InboxEntry(eventID: "event\u{0}1", requestIdentifier: "request-1", outputs: [], processedAt: Date()),
+            inboxEntry: InboxEntry(source: "/tests", eventID: "event\u{0}1", requestIdentifier: "request-1", outputs: [], processedAt: Date()),
             notification: nil, actionsChanged: false)
         let error = await #expect(throws: (any Error).self) { try await store.commit(commit) }
         let detail = String(describing: try #require(error))

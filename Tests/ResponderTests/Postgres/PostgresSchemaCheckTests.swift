@@ -80,9 +80,9 @@ struct PostgresSchemaCheckTests {
         defer { pool.cancel() }
         let store = opened.store
         let record = NotificationRecord(requestIdentifier: "n-1", categoryIdentifier: "c", actions: [Fixtures.like])
-        let entry = InboxEntry(eventID: "e-1", requestIdentifier: "n-1", outputs: [], processedAt: Date(timeIntervalSince1970: 0))
+        let entry = InboxEntry(source: "/tests", eventID: "e-1", requestIdentifier: "n-1", outputs: [], processedAt: Date(timeIntervalSince1970: 0))
         #expect(try await store.commit(StateCommit(inboxEntry: entry, notification: record)) == .committed)
-        #expect(try await store.load(requestIdentifier: "n-1", eventID: "e-1") == .processed([]))
+        #expect(try await store.load(requestIdentifier: "n-1", source: "/tests", eventID: "e-1") == .processed([]))
         #expect(try await store.notification("n-1")?.version == 1)
         #expect(try await store.pruneInbox(processedBefore: Date(timeIntervalSince1970: 1)) == 1)
         try await store.checkAvailability()
