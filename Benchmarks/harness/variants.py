@@ -101,7 +101,13 @@ VARIANTS = [
     Variant(
         name="responder-postgres",
         summary="responder run with the PostgreSQL state store (scripts/postgres on this machine), a fresh schema per run",
-        command=lambda setup, prefetch, scratch: [str(setup.responder), "run", "--prefetch", str(prefetch)],
+        # `run` only checks the schema and `migrate` never reads the environment, so the fresh schema is migrated
+        # first through a file of the URL (0600), then the shell becomes the worker (exec keeps the measured pid).
+        command=lambda setup, prefetch, scratch: [
+            "/bin/sh", "-c",
+            'umask 077 && printf "%s" "$RESPONDER_STATE" >"$1/state-url" && "$2" migrate --state-file "$1/state-url" '
+            '>/dev/null && exec "$2" run --prefetch "$3"',
+            "migrate-then-run", str(scratch), str(setup.responder), str(prefetch)],
         # The URL holds a password: it goes through the environment, never the command line.
         env=lambda setup: {
             "RESPONDER_AMQP_URL": setup.url,
