@@ -18,7 +18,9 @@ struct ReplayCommand: AsyncParsableCommand {
             The program's categories and handlers are registered. The state is in memory unless --state or \
             --state-file names a store; RESPONDER_STATE and RESPONDER_STATE_FILE are never read, so a replay in a \
             worker's environment cannot write into its store. A summary ends the run on stderr. \
-            The exit status is 1 when --expect finds a difference.
+            The exit status is 1 when --expect finds a difference, and when no line could be handled (every one \
+            dead-lettered or failed). With --expect and a store that outlives the run, events the store's inbox \
+            answers are named in a warning: their outputs are stored ones, not the handlers'.
             """)
 
     @Argument(help: "The fixture to replay (JSON Lines).", completion: .file(extensions: ["jsonl"]))
@@ -66,6 +68,16 @@ struct ReplayCommand: AsyncParsableCommand {
         try sink.close()
         progress.clear()
         standardError("replay: \(summary)")
+        if summary.events > 0, summary.deadLettered + summary.failed == summary.events {
+            standardError("replay: no event was handled: every line was dead-lettered or failed (the lines above say why)")
+            throw ExitCode(1)
+        }
+        // An inbox that outlives the run answers from what it stored: outputs of earlier handlers, not these.
+        if expect != nil, summary.deduplicated > 0, try handlers.store.location(environment) != .memory {
+            standardError(
+                "replay: warning: \(summary.deduplicated) events were answered from the state store's inbox, not by "
+                    + "the handlers; to test the handlers, replay into a fresh store (without --state, in memory)")
+        }
 
         guard let expect else { return }
         try compare(sink.lines, withGolden: expect)

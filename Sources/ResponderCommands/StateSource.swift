@@ -9,12 +9,28 @@ protocol StateSource: ParsableArguments {
 }
 
 extension StateLocation {
+    /// The suffixes that mark a bare name as a SQLite file.
+    private static let sqliteSuffixes = [".sqlite", ".sqlite3", ".db", ".db3"]
+
     /// The store `text` names, or a one-line error naming `--state`.
+    ///
+    /// A SQLite file named without a directory must have a SQLite suffix: `--state memory` (the colons of
+    /// `:memory:` forgotten) would otherwise create a file called `memory` and keep state the user meant to drop.
+    /// The error repeats nothing of the text, which could be a URL with its scheme forgotten.
     static func named(_ text: String) throws(SettingError) -> StateLocation {
+        let location: StateLocation
         do {
-            return try StateLocation(text)
+            location = try StateLocation(text)
         } catch {
             throw SettingError("--state: \(error)")
         }
+        if case .sqlite(let path) = location, !path.contains("/"),
+            !sqliteSuffixes.contains(where: { path.lowercased().hasSuffix($0) })
+        {
+            throw SettingError(
+                "--state: a bare name without a SQLite suffix is taken for no file: for state that lasts one run "
+                    + "use :memory:; name a SQLite file with a directory (./NAME) or a suffix (\(sqliteSuffixes.joined(separator: ", ")))")
+        }
+        return location
     }
 }

@@ -30,6 +30,43 @@ import WorkerHarness
         #expect(run.stderr.contains("16 events: 2 updated, 7 no update, 0 ignored, 0 deduplicated, 7 dead-lettered"))
     }
 
+    /// A fixture of which no line could be handled is a failed replay, however many lines it had.
+    @Test func aReplayThatHandledNoEventExitsWithStatusOne() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = directory.appendingPathComponent("broken.jsonl")
+        try "not json\n{\"exchange\": 5}\n".write(to: fixture, atomically: true, encoding: .utf8)
+        let run = try await Tool.run(["replay", fixture.path])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.hasSuffix(
+            "replay: no event was handled: every line was dead-lettered or failed (the lines above say why)\n"),
+            "\(run.stderr)")
+    }
+
+    /// `--expect` against a store that outlives the run: the second run's outputs come from the inbox, whatever
+    /// the handlers do now, and the run says so. In memory (the default), redeliveries within the fixture are
+    /// answered from the inbox too, without the warning.
+    @Test func expectAgainstAStoredInboxWarnsThatTheHandlersDidNotRun() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.sqlite").path
+        let golden = Paths.golden("rotations").path
+        let arguments = ["replay", Paths.session("rotations").path, "--state", state, "--expect", golden]
+        let first = try await Tool.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains("warning"), "\(first.stderr)")
+        let second = try await Tool.run(arguments)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains(
+            "events were answered from the state store's inbox, not by the handlers; to test the handlers, replay into "
+                + "a fresh store (without --state, in memory)"), "\(second.stderr)")
+        let inMemory = try await Tool.run([
+            "replay", Paths.session("redelivered").path, "--expect", Paths.golden("redelivered").path,
+        ])
+        #expect(inMemory.status == 0, "\(inMemory.stderr)")
+        #expect(!inMemory.stderr.contains("warning"), "\(inMemory.stderr)")
+    }
+
     @Test func aMismatchExitsWithStatusOneAndADiff() async throws {
         let directory = try Paths.temporaryFolder("replay-command")
         defer { try? FileManager.default.removeItem(at: directory) }

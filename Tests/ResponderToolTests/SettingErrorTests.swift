@@ -144,6 +144,29 @@ import WorkerHarness
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file is created")
     }
 
+    /// `--state memory` (the colons of `:memory:` forgotten) is refused instead of creating a file named `memory`;
+    /// a bare name with a SQLite suffix, or any name with a directory, is still a file.
+    @Test(arguments: [
+        ["run", "--state", "memory"],
+        ["migrate", "--state", "memory"],
+        ["replay", "--state", "memory", Paths.session("rotations").path],
+    ])
+    func aBareNameWithoutASQLiteSuffixIsRefused(arguments: [String]) async throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await Tool.run(arguments, directory: folder)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == "Error: --state: a bare name without a SQLite suffix is taken for no file: for state that "
+                + "lasts one run use :memory:; name a SQLite file with a directory (./NAME) or a suffix (.sqlite, "
+                + ".sqlite3, .db, .db3)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file is created")
+        let named = try await Tool.run(
+            ["migrate", "--state", "./memory"], directory: folder)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("memory").path))
+    }
+
     private static func message(_ body: () throws -> some Any) -> String {
         do {
             _ = try body()
