@@ -39,6 +39,8 @@ extension PostgresStateStore {
                     attempt += 1
                     try await Task.sleep(for: .milliseconds(Int.random(in: 1...(10 << attempt))))
                 case .retry, .other: throw PostgresStatementError.readable(error)
+                case .refusedValue:
+                    throw StateStoreRefusedValue(reason: "\(PostgresStatementError.readable(error))")
                 case .unavailable(let unavailable):
                     // A statement that failed to prepare fails on its connection for good, and a prepared plan
                     // whose tables changed may not fit them any more: prepare afresh once the store is back.
@@ -84,7 +86,13 @@ extension PostgresStateStore {
             }
             return results
         } catch {
-            guard batch.count > 1, case .other = PostgresFailure(error) else { return batch.map { _ in .failure(error) } }
+            // A value of one commit the server refused: the others are written alone, so only that one fails.
+            let oneCommitsValue: Bool
+            switch PostgresFailure(error) {
+            case .other, .refusedValue: oneCommitsValue = true
+            case .retry, .unavailable: oneCommitsValue = false
+            }
+            guard batch.count > 1, oneCommitsValue else { return batch.map { _ in .failure(error) } }
             var results: [Result<CommitResult, any Error>] = []
             for commit in batch {
                 results += await write([commit], on: client, within: timeout, logger: logger)

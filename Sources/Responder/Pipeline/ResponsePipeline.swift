@@ -169,6 +169,8 @@ public struct ResponsePipeline: Sendable {
             return .failed(StateConflictError(attempts: configuration.maxConflictRetries + 1), retryable: true)
         } catch let unavailable as StateStoreUnavailable {
             return .storeUnavailable(unavailable)
+        } catch let refused as StateStoreRefusedValue {
+            return .deadLetter(reason: .invalidField, detail: "the state store refused a value of this event: \(refused)")
         } catch let failure as StoreCallError {
             if let unavailable = storeFailures.failed(input.event.id, failure.underlying) {
                 return .storeUnavailable(unavailable)
@@ -210,6 +212,8 @@ public struct ResponsePipeline: Sendable {
             return try await call()
         } catch let unavailable as StateStoreUnavailable {
             throw unavailable
+        } catch let refused as StateStoreRefusedValue {
+            throw refused
         } catch {
             throw StoreCallError(underlying: error)
         }

@@ -44,12 +44,33 @@ struct PostgresFailureTests {
         }
     }
 
-    @Test(arguments: ["22001", "22021", "23505", "23514"])
+    @Test(arguments: ["22001", "22021", "23505", "23514", "54000"])
     func aValueTheServerRefusesIsTheEventsFailure(state: String) async throws {
-        guard case .other = PostgresFailure(try await serverError(state)) else {
+        guard case .refusedValue = PostgresFailure(try await serverError(state)) else {
             Issue.record("\(state) is not the event's failure")
             return
         }
+    }
+
+    /// Events whose `source` the server cannot store (a U+0000, refused with 22021) are dead-lettered one by one as
+    /// invalid, however many come in a row: they never add up to a store outage that pauses the worker (the
+    /// backstop counts ten different failing events), so a producer cannot pause it with them.
+    @Test func eventsWithAValueTheServerRefusesAreDeadLetteredWithoutPausing() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await TestPostgres.store(in: directory)
+        let pipeline = ResponsePipeline(registry: try Fixtures.registry(), store: store, logger: .quiet)
+        // More than the ten different failing events after which the backstop takes the store for broken.
+        for index in 0..<12 {
+            var event = Events.response(id: "refused-\(index)", request: "refused-\(index)")
+            event.source = "/tests\u{0}"
+            let outcome = await pipeline.process(Events.message(event))
+            #expect(outcome.deadLetterReason == .invalidField, "\(outcome)")
+            if case .deadLetter(_, let detail) = outcome {
+                #expect(detail.hasPrefix("the state store refused a value of this event: PostgreSQL: 22021"), "\(detail)")
+            }
+        }
+        let fine = await pipeline.process(Events.message(Events.response(id: "fine", request: "fine")))
+        #expect(fine.disposition == .noUpdate, "the store takes the next event as ever: \(fine)")
     }
 
     /// A dead-letter detail and a log line are the error's description: it says what the server said, not

@@ -194,7 +194,7 @@ struct PostgresStateStoreTests {
             #expect((try? result.get()) == .committed, "\(id)")
             #expect(try await store.notification("n-\(id)")?.version == 1)
         }
-        #expect(throws: PostgresStatementError.self) { try results[20].get() }
+        #expect(throws: StateStoreRefusedValue.self) { try results[20].get() }
     }
 
     /// sslmode as libpq means it, against scripts/postgres's certificate (for localhost, by a throwaway CA).
