@@ -73,8 +73,27 @@ import WorkerHarness
 
         let store = try SQLiteStateStore(path: path)
         try await expectOldEntryDedupes(in: store)
+        // A process of the previous build that shares the file writes with version 2's statements after the upgrade.
+        let oldWriter = try DatabaseQueue(path: path)
+        try await oldWriter.write { db in
+            try db.execute(
+                sql: "INSERT INTO inbox (event_id, request_identifier, processed_at) VALUES ('e-older', 'note-1', ?)",
+                arguments: [Date().timeIntervalSince1970])
+            let output = outputs[0]
+            try db.execute(
+                sql: """
+                    INSERT INTO inbox_output (event_id, position, exchange, routing_key, properties, body)
+                        VALUES ('e-older', 0, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    output.exchange, output.routingKey, Data(EventCodec.encode(output.properties)), Data(output.body),
+                ])
+        }
+        try oldWriter.close()
+        #expect(
+            try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e-older") == .processed(outputs))
         // Pruning still finds the old entry, and its outputs go with it.
-        #expect(try await store.pruneInbox(processedBefore: Date().addingTimeInterval(60)) == 1)
+        #expect(try await store.pruneInbox(processedBefore: Date().addingTimeInterval(60)) == 2)
         try store.close()
         let upgraded = try DatabaseQueue(path: path)
         #expect(try await upgraded.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM inbox_output") } == 0)

@@ -53,11 +53,13 @@ enum SQLiteSchema {
     }
 
     /// The inbox as version 3 has it. Its key starts with the event id, so a lookup of an id from one source and the
-    /// empty one reads one range of the index.
+    /// empty one reads one range of the index. `source` defaults to the empty source: processes of the previous build
+    /// that share the file (it may be shared) go on inserting without it after another process upgraded the file,
+    /// and their entries then match their ids from any source, as the upgraded entries do.
     private static let inboxTables = """
         CREATE TABLE inbox (
             event_id TEXT NOT NULL,
-            source TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT '',
             request_identifier TEXT NOT NULL,
             processed_at REAL NOT NULL,
             PRIMARY KEY (event_id, source)
@@ -65,7 +67,7 @@ enum SQLiteSchema {
         CREATE INDEX inbox_by_processed_at ON inbox (processed_at);
         CREATE TABLE inbox_output (
             event_id TEXT NOT NULL,
-            source TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT '',
             position INTEGER NOT NULL,
             exchange TEXT NOT NULL,
             routing_key TEXT NOT NULL,
