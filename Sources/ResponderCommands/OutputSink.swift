@@ -13,21 +13,28 @@ final class OutputSink {
     ///
     /// A private sink is for what users typed (recorded inputs): its file is readable by its owner only (0600, an
     /// existing regular file made so too), and `path` must not be a symbolic link, which could lead the writes into
-    /// a file that others read or that something else depends on; it throws a ``SettingError`` saying so.
+    /// a file that others read or that something else depends on, nor a FIFO or socket, whose reader could be anyone;
+    /// it throws a ``SettingError`` saying so. A device (`/dev/null`) is allowed.
     init(path: String?, keepsLines: Bool, isPrivate: Bool = false) throws {
         if let path {
             // Opened in place: FileManager.createFile writes atomically, renaming a new file over the path, which
             // replaces a symlink and, run as root with `--out /dev/null`, turns the null device into a regular file.
-            let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (isPrivate ? O_NOFOLLOW : 0)
+            // O_NONBLOCK: opening a FIFO for writing would otherwise wait for a reader before the check below.
+            let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | (isPrivate ? O_NOFOLLOW | O_NONBLOCK : 0)
             let descriptor = open(path, flags, isPrivate ? 0o600 : 0o644)
             guard descriptor >= 0 else {
                 if isPrivate, errno == ELOOP {
                     throw SettingError("\(path) is a symbolic link: a recording is written only to the file itself")
                 }
+                // A FIFO without a reader refuses a non-blocking writer; with one, the check below refuses it.
+                if isPrivate, errno == ENXIO { throw Self.notAFile(path) }
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
             }
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             var status = stat()
+            if isPrivate, fstat(descriptor, &status) == 0, ![S_IFREG, S_IFCHR].contains(status.st_mode & S_IFMT) {
+                throw Self.notAFile(path)
+            }
             // Only a regular file: the mode of a device such as /dev/null is not the recording's to change.
             if isPrivate, fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
                 status.st_mode & 0o077 != 0, fchmod(descriptor, 0o600) != 0
@@ -40,6 +47,11 @@ final class OutputSink {
             ownsHandle = false
         }
         self.keepsLines = keepsLines
+    }
+
+    /// The refusal of a private sink's path that is a FIFO or a socket.
+    private static func notAFile(_ path: String) -> SettingError {
+        SettingError("\(path) is neither a file nor a device: a recording is written only to a file")
     }
 
     /// Writes `line` (UTF-8) and a line break.

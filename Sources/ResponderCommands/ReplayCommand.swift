@@ -52,8 +52,7 @@ struct ReplayCommand: AsyncParsableCommand {
         // Outputs are checked as the worker checks them, against the limits of a default connection: an event the
         // worker would dead-letter as unpublishable is dead-lettered here too, with nothing stored.
         var configuration = PipelineConfiguration()
-        let limits = AMQPConfiguration().publishLimits
-        configuration.publishability = { limits.problem($0) }
+        configuration.checkPublishability(against: AMQPConfiguration().publishLimits)
         let pipeline = ResponsePipeline(registry: registry, store: state.store, configuration: configuration)
 
         let sink = try OutputSink(path: out, keepsLines: expect != nil)

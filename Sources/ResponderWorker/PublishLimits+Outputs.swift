@@ -9,3 +9,12 @@ extension PublishLimits {
         problem(Publication(output))
     }
 }
+
+extension PipelineConfiguration {
+    /// Has the pipeline check every output against `limits` before it commits
+    /// (`PipelineConfiguration.publishability`), as the worker and replay do: an event whose output AMQP would refuse
+    /// is dead-lettered with nothing stored.
+    public mutating func checkPublishability(against limits: PublishLimits) {
+        publishability = { limits.problem($0) }
+    }
+}

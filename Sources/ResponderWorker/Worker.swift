@@ -45,8 +45,7 @@ public final class Worker: Sendable {
         // lower the frame size: an output that fits these but not the broker's smaller frame is still caught after
         // the commit, when it is published (BrokerSession), and dead-lettered as unpublishable.
         if checked.publishability == nil {
-            let limits = configuration.broker.publishLimits
-            checked.publishability = { limits.problem($0) }
+            checked.checkPublishability(against: configuration.broker.publishLimits)
         }
         let pipeline = ResponsePipeline(
             registry: registry, store: store, configuration: checked,

@@ -88,6 +88,21 @@ struct RecordCommandTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// A FIFO someone planted at the path would hand the recording to whoever reads it: refused, without waiting
+    /// for a reader.
+    @Test func aFIFOIsRefused() async throws {
+        let folder = try Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("recorded.jsonl")
+        #expect(mkfifo(fifo.path, 0o666) == 0)
+        let result = try await Tool.run(
+            ["record", "--out", fifo.path, "--limit", "1"], environment: ["RESPONDER_AMQP_URL": "amqp://127.0.0.1:1/"],
+            timeout: .seconds(30))
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("\(fifo.path) is neither a file nor a device"), "\(result.stderr)")
+    }
+
     @Test func recordsToStandardOutput() async throws {
         let topology = TestTopology("record-stdout")
         let probe = try await QueueProbe.open(topology)
