@@ -101,9 +101,13 @@ enum PostgresSchema {
         // table's scan outlasts the statement timeout: the index makes each batch read only what it deletes. It
         // costs every commit's update its HOT path (changed_at is written each time), the price of pruning that
         // finishes.
-        // commit_events now checks for an entry of the empty source first (only ever deleted, never written by
-        // this build, so no race), then inserts its own; a match is answered with the stored outputs and the
-        // notification they were for (outcome 2), which the caller compares with its own.
+        // commit_events now checks for an entry of the empty source first, then inserts its own; a match is
+        // answered with the stored outputs and the notification they were for (outcome 2), which the caller
+        // compares with its own. This build never writes the empty source, but a worker of the previous build may
+        // while a rolling deploy runs: if it commits an event at the moment a new worker commits the same one, both
+        // inserts succeed (their keys differ) and the event is handled twice, and the old function's cleanup after
+        // a version conflict deletes the event's entries of every source. The window closes when the last old
+        // worker stops; an upgrade that cannot afford it stops the old workers before starting new ones.
         [
             "ALTER TABLE inbox ADD COLUMN source text NOT NULL DEFAULT ''",
             "ALTER TABLE inbox DROP CONSTRAINT inbox_pkey",
