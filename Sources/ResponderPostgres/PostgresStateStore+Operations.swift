@@ -44,7 +44,7 @@ extension PostgresStateStore {
                 case .unavailable(let unavailable):
                     // A statement that failed to prepare fails on its connection for good, and a prepared plan
                     // whose tables changed may not fit them any more: prepare afresh once the store is back.
-                    PreparedStatementGeneration.advance()
+                    PreparedStatementGeneration.advance(after: (error as? PSQLError)?.serverInfo?[.sqlState])
                     throw unavailable
                 }
             }

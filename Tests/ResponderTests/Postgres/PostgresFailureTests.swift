@@ -36,6 +36,18 @@ struct PostgresFailureTests {
         #expect(unavailable.reason == "PostgreSQL: \(state) raised by the test")
     }
 
+    /// Only errors that can leave prepared statements failing or unfit start a new generation of their names: each
+    /// generation stays prepared on the connections that stay open, so lost connections and timeouts of a flapping
+    /// database must not pile them up.
+    @Test func onlyASchemaChangeRenamesThePreparedStatements() {
+        for state in ["42P01", "42703", "42883", "42501", "0A000", "3F000", "26000"] {
+            #expect(PreparedStatementGeneration.invalidates(state), "\(state)")
+        }
+        for state in [nil, "08006", "57014", "55P03", "53300", "57P01", "40001"] as [String?] {
+            #expect(!PreparedStatementGeneration.invalidates(state), "\(state ?? "no server error")")
+        }
+    }
+
     @Test(arguments: ["40001", "40P01"])
     func serializationFailuresAndDeadlocksAreRetried(state: String) async throws {
         guard case .retry = PostgresFailure(try await serverError(state)) else {
