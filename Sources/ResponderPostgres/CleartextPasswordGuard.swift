@@ -20,6 +20,7 @@ final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandl
         var pending = ByteBuffer()
         var done = false
         var refused = false
+        var acceptedTLS = false
     }
 
     private let state: NIOLockedValueBox<State>
@@ -32,6 +33,9 @@ final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandl
     /// Whether the guard closed the connection on a cleartext request.
     var refused: Bool { state.withLockedValue { $0.refused } }
 
+    /// Whether the server answered the TLS request with `S`: the connection went on in TLS.
+    var acceptedTLS: Bool { state.withLockedValue { $0.acceptedTLS } }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         let (pass, refuse) = state.withLockedValue { state -> ([ByteBuffer], Bool) in
@@ -43,6 +47,7 @@ final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandl
                 state.awaitsTLSAnswer = false
                 pass.append(answer)
                 if answer.getInteger(at: answer.readerIndex, as: UInt8.self) == UInt8(ascii: "S") {
+                    state.acceptedTLS = true
                     state.done = true
                     pass.append(state.pending)
                     state.pending = ByteBuffer()

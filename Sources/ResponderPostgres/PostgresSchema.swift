@@ -182,34 +182,37 @@ enum PostgresSchema {
     static func migrate(_ url: PostgresURL, logger: Logger) async throws -> (found: Int, now: Int) {
         try await onConnection(url, logger: logger) { connection in
             try await migrate(schema: url.schema, on: connection, logger: logger)
-        }
+        }.result
     }
 
     /// The version of `url`'s schema, which must be ``version``: throws ``PostgresSchemaNotMigrated`` when it is
     /// missing or older, ``PostgresSchemaTooNew`` when newer. Reads only, so a role with row rights can check.
-    static func check(_ url: PostgresURL, logger: Logger) async throws {
-        let found = try await onConnection(url, logger: logger) { connection in
+    /// Returns whether the server took the connection into TLS.
+    static func check(_ url: PostgresURL, logger: Logger) async throws -> Bool {
+        let (found, usesTLS) = try await onConnection(url, logger: logger) { connection in
             try await foundVersion(schema: url.schema, on: connection, logger: logger)
         }
         guard found <= version else { throw PostgresSchemaTooNew(found: found, known: version, schema: url.schema) }
         guard found == version else { throw PostgresSchemaNotMigrated(found: found, needed: version, schema: url.schema) }
+        return usesTLS
     }
 
     /// `body`'s result on a connection of its own to `url`, closed afterwards (which releases its advisory lock
-    /// too), with postgres-nio's errors explained.
+    /// too), with postgres-nio's errors explained; and whether the connection went into TLS.
     private static func onConnection<Result>(
         _ url: PostgresURL, logger: Logger, _ body: (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
+    ) async throws -> (result: Result, usesTLS: Bool) {
         let connection: PostgresConnection
+        let usesTLS: Bool
         do {
-            connection = try await url.connect(id: 1, logger: logger)
+            (connection, usesTLS) = try await url.connect(id: 1, logger: logger)
         } catch {
             throw Self.explained(error)
         }
         do {
             let result = try await body(connection)
             try await connection.close()
-            return result
+            return (result, usesTLS)
         } catch {
             try? await connection.close()
             throw Self.explained(error)

@@ -87,8 +87,13 @@ public final class PostgresStateStore: StateStore, Service {
     /// host, port or password, and changes nothing: a worker's role needs only row rights. Throws
     /// ``PostgresSchemaNotMigrated`` when the schema is missing or older (`responder migrate` must run first),
     /// ``PostgresSchemaTooNew`` when it is newer.
-    public static func checkSchema(_ url: PostgresURL, logger: Logger) async throws {
-        try await PostgresSchema.check(url, logger: logger)
+    ///
+    /// Returns the URL the store's connection pool should use: with the default `sslmode` (`prefer-verified`), once
+    /// this connection went into TLS, `verify-full`, so the pool's later connections cannot be talked down to
+    /// cleartext (postgres-nio's pool answers a cleartext password request, which only this connection refuses).
+    @discardableResult
+    public static func checkSchema(_ url: PostgresURL, logger: Logger) async throws -> PostgresURL {
+        try await PostgresSchema.check(url, logger: logger) ? url.requiringTLS() : url
     }
 
     /// The schema version this build writes.

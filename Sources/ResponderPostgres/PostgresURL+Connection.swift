@@ -5,8 +5,8 @@ extension PostgresURL {
     /// One connection of its own (``connectionConfiguration()``), for the migrations and the schema check, with a
     /// ``CleartextPasswordGuard`` first in its pipeline: a server (or a man in the middle who refuses TLS) that asks
     /// for the password in cleartext on a connection that is not TLS-verified gets the connection closed, not the
-    /// password.
-    func connect(id: Int, logger: Logger) async throws -> PostgresConnection {
+    /// password. Also says whether the server took the connection into TLS.
+    func connect(id: Int, logger: Logger) async throws -> (connection: PostgresConnection, usesTLS: Bool) {
         let configuration = try connectionConfiguration()
         let passwordGuard = CleartextPasswordGuard(requestsTLS: tlsMode != .disable)
         let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
@@ -24,13 +24,27 @@ extension PostgresURL {
         if (try? SocketAddress(ipAddress: host, port: port)) == nil { established.options.tlsServerName = host }
         do {
             // On the channel's own event loop: postgres-nio sets up its handlers there synchronously.
-            return try await PostgresConnection.connect(
+            let connection = try await PostgresConnection.connect(
                 on: channel.eventLoop, configuration: established, id: id, logger: logger)
+            return (connection, passwordGuard.acceptedTLS)
         } catch {
             guard passwordGuard.refused else { throw error }
             throw StateStoreUnavailable(
                 reason: "PostgreSQL: the server asked for the password in cleartext on a connection that is not "
                     + "TLS-verified; refused without sending it (use sslmode=verify-full, or scram-sha-256 on the server)")
         }
+    }
+}
+
+extension PostgresURL {
+    /// The URL the connection pool uses once a connection to this server went into TLS: `prefer-verified` becomes
+    /// `verify-full`, so no later connection of the pool can be talked down to cleartext by a man in the middle who
+    /// refuses TLS (the pool answers a cleartext password request, which only the first connection's guard
+    /// refuses). Any other mode is kept as it is.
+    func requiringTLS() -> PostgresURL {
+        guard tlsMode == .preferVerified else { return self }
+        var url = self
+        url.tlsMode = .verifyFull
+        return url
     }
 }

@@ -66,9 +66,10 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
                     maximumSize: maximumSQLiteSize))
         case .postgres(let url):
             Self.warnIfUnverified(url, logger: logger)
-            try await PostgresStateStore.checkSchema(url, logger: logger)
+            let poolURL = try await PostgresStateStore.checkSchema(url, logger: logger)
             let store = PostgresStateStore(
-                url: url, inboxRetention: inboxRetention, notificationRetention: notificationRetention, logger: logger)
+                url: poolURL, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
+                logger: logger)
             return OpenedState(store: store, service: store)
         }
     }

@@ -27,7 +27,7 @@ struct PostgresTLSTests {
 
     /// Whether `url`'s connection is encrypted, as the server sees it.
     private func usesTLS(_ url: PostgresURL) async throws -> Bool {
-        let connection = try await url.connect(id: 9, logger: .quiet)
+        let (connection, _) = try await url.connect(id: 9, logger: .quiet)
         defer { Task { try? await connection.close() } }
         var encrypted = false
         for try await ssl in try await connection.query(
@@ -54,11 +54,29 @@ struct PostgresTLSTests {
         url.rootCertificatePath = try caFile()
         try await PostgresStateStore.migrate(url, logger: .quiet)
         #expect(try await usesTLS(url))
-        // The pool's connections too.
-        let store = PostgresStateStore(url: url, logger: .quiet)
+        // The pool's connections too, and they must stay in TLS: the schema check saw it, so the pool is given
+        // verify-full, which no man in the middle refusing TLS can talk down to a cleartext password request.
+        let poolURL = try await PostgresStateStore.checkSchema(url, logger: .quiet)
+        #expect(poolURL.tlsMode == .verifyFull)
+        #expect(poolURL.rootCertificatePath == url.rootCertificatePath)
+        let store = PostgresStateStore(url: poolURL, logger: .quiet)
         let pool = Task { await store.run() }
         defer { pool.cancel() }
         try await store.checkAvailability()
+    }
+
+    /// A connection without TLS leaves the pool's mode as the URL says; only `prefer-verified` is raised, and only
+    /// once TLS was seen.
+    @Test func onlyTheDefaultModeIsRaisedAndOnlyAfterTLS() async throws {
+        let plain = try TestPostgres.freshURL()
+        #expect(plain.tlsMode == .disable)
+        try await PostgresStateStore.migrate(plain, logger: .quiet)
+        #expect(try await PostgresStateStore.checkSchema(plain, logger: .quiet).tlsMode == .disable)
+        for mode in PostgresURL.TLSMode.allCases where mode != .preferVerified {
+            var url = plain
+            url.tlsMode = mode
+            #expect(url.requiringTLS().tlsMode == mode)
+        }
     }
 
     /// Without TLS the role's password is asked for in cleartext: the connection is closed before the client
