@@ -16,6 +16,15 @@ public struct PublishLimits: Sendable, Hashable {
         self.maxBodySize = maxBodySize
     }
 
+    /// The smallest frame a broker may negotiate (AMQP 0-9-1's `frame_min_size`).
+    public static let smallestFrameMax = 4096
+
+    /// These limits with the smallest frame any broker may negotiate: what a check must use before the
+    /// connection's own frame size is known, so that a message it passes is never refused by any broker.
+    public var atSmallestFrame: PublishLimits {
+        PublishLimits(frameMax: min(frameMax, Self.smallestFrameMax), maxBodySize: maxBodySize)
+    }
+
     /// Bytes a frame spends around its payload (type, channel, size, end marker), and a content header's own
     /// fields (class, weight, body size, property flags).
     private static let frameOverhead = 8

@@ -41,9 +41,8 @@ public final class Worker: Sendable {
         self.configuration = configuration
         self.logger = logger
         var checked = pipeline
-        // Outputs are checked before their commit against the limits the connections start with. Login may only
-        // lower the frame size: an output that fits these but not the broker's smaller frame is still caught after
-        // the commit, when it is published (BrokerSession), and dead-lettered as unpublishable.
+        // Outputs are checked before their commit, against the smallest frame any broker may negotiate (login may
+        // only lower the frame size the connections propose), so an output that passed is never refused afterwards.
         if checked.publishability == nil {
             checked.checkPublishability(against: configuration.broker.publishLimits)
         }
