@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Base images are pinned to version tags; README ("Deploying") says how to pin them by digest as well.
+# Base images are pinned to version tags; the Deploying article (ResponderWorker.docc) says how to pin them by digest as well.
 
 # Build: the Swift release the project is built and tested with (ImageToolchainTests holds it to every manifest
 # the build loads), with librabbitmq-dev and libsqlite3-dev, the Debian packages scripts/test installs for the build.

@@ -3,7 +3,7 @@ import Responder
 /// The exchanges, queues and bindings the worker relies on, by name.
 ///
 /// Declared idempotently at every (re)connection and printed by `responder topology`. Every name is configurable;
-/// the defaults are the ones the README documents.
+/// the defaults are the ones the Topology article (ResponderWorker.docc) documents.
 public struct Topology: Sendable, Hashable, Codable {
     /// Where producing services publish notification responses (topic).
     public var inputExchange = "notifications.responses"

@@ -34,13 +34,13 @@ struct ShardCheck {
             throw TopologyConflict(.shardLayout(
                 "the broker holds fewer than \(shards) shard queues (\(topology.shardQueue(shards - 1)) is missing): "
                     + "changing --shards would move notifications between shards; run with the fleet's --shards, or "
-                    + "drain and redeclare (README: changing the shard count)"))
+                    + "drain and redeclare (docs: Ordered mode, changing N)"))
         }
         if try await exists(topology.shardQueue(shards), on: connection) {
             throw TopologyConflict(.shardLayout(
                 "the broker holds more than \(shards) shard queues (\(topology.shardQueue(shards)) exists): changing "
                     + "--shards would move notifications between shards; run with the fleet's --shards, or drain and "
-                    + "redeclare (README: changing the shard count)"))
+                    + "redeclare (docs: Ordered mode, changing N)"))
         }
         if try await exists(topology.inputQueue, on: connection) {
             throw TopologyConflict(.shardLayout(

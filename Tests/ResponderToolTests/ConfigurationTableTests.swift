@@ -4,15 +4,16 @@ import WorkerHarness
 
 @testable import ResponderCommands
 
-/// README's configuration table is the settings' declarations rendered: a setting added, renamed or given another
-/// default changes the README in the same commit or fails here.
+/// The Configuration article's table (ResponderWorker.docc) is the settings' declarations rendered: a setting added,
+/// renamed or given another default changes the article in the same commit or fails here.
 @Suite struct ConfigurationTableTests {
     static let header = ["| flag | environment | default | allowed | what |", "| --- | --- | --- | --- | --- |"]
 
-    @Test func readmesTableIsTheDeclarationsRendered() throws {
-        let readme = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func articlesTableIsTheDeclarationsRendered() throws {
+        let article = try String(
+            contentsOf: Paths.root.appendingPathComponent("Sources/ResponderWorker/ResponderWorker.docc/Configuration.md"), encoding: .utf8)
         let table = (Self.header + Settings.run.map(\.markdownRow)).joined(separator: "\n")
-        #expect(readme.contains(table + "\n"), "README.md's configuration table should read:\n\(table)")
+        #expect(article.contains(table + "\n"), "Configuration.md's configuration table should read:\n\(table)")
     }
 
     @Test func everyRunSettingHasAVariableAndNoTwoShareAFlag() {

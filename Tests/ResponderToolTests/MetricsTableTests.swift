@@ -5,15 +5,17 @@ import WorkerHarness
 
 @testable import ResponderWorker
 
-/// README's metrics table is ``MetricDescription/all`` rendered, and the catalog follows Prometheus's naming
-/// conventions: a metric added, renamed or relabelled changes the README in the same commit or fails here.
+/// The Observability article's metrics table (ResponderWorker.docc) is ``MetricDescription/all`` rendered, and the
+/// catalog follows Prometheus's naming conventions: a metric added, renamed or relabelled changes the article in the
+/// same commit or fails here.
 @Suite struct MetricsTableTests {
     static let header = ["| metric | type | labels | meaning |", "| --- | --- | --- | --- |"]
 
-    @Test func readmesTableIsTheCatalogRendered() throws {
-        let readme = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let table = (Self.header + MetricDescription.all.map(\.readmeRow)).joined(separator: "\n")
-        #expect(readme.contains(table + "\n"), "README.md's metrics table should read:\n\(table)")
+    @Test func articlesTableIsTheCatalogRendered() throws {
+        let article = try String(
+            contentsOf: Paths.root.appendingPathComponent("Sources/ResponderWorker/ResponderWorker.docc/Observability.md"), encoding: .utf8)
+        let table = (Self.header + MetricDescription.all.map(\.tableRow)).joined(separator: "\n")
+        #expect(article.contains(table + "\n"), "Observability.md's metrics table should read:\n\(table)")
     }
 
     @Test func namesFollowPrometheusConventions() {

@@ -40,7 +40,7 @@ extension MetricDescription {
     package static let ready = MetricDescription(
         name: "responder_ready", kind: .gauge, labels: [], meaning: "1 while `/health/ready` answers 200, else 0")
 
-    /// Every metric a worker serves, in README's order.
+    /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
         events, deadLettered, handlerFailures, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
         inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, ready,

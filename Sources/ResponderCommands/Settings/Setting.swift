@@ -3,8 +3,8 @@ import Foundation
 
 /// One setting of the command line, declared once: its flag, its environment variable, its default, the values
 /// it allows and its help line. Options take their name and help from here, commands read their values through
-/// ``resolve(_:_:)``, and the README's configuration table is rendered from the same declarations
-/// (``SettingDescription``), so none of them can drift from the others.
+/// ``resolve(_:_:)``, and the configuration table (ResponderWorker.docc, Configuration) is rendered from the same
+/// declarations (``SettingDescription``), so none of them can drift from the others.
 ///
 /// Options hold the flag's text (`String?`); the setting parses it, so a flag and its variable are checked alike
 /// and a bad value gets one line naming the flag or the variable.
@@ -15,9 +15,9 @@ struct Setting<Value: Sendable>: Sendable {
     let variable: String?
     /// The value when neither is given; `nil` when the setting is optional.
     let defaultValue: Value?
-    /// The default as the help and the README show it.
+    /// The default as the help and the configuration table show it.
     let defaultDescription: String
-    /// The values allowed, as the help and the README show them (`1 to 65535`); `nil` when any text goes.
+    /// The values allowed, as the help and the configuration table show them (`1 to 65535`); `nil` when any text goes.
     let allowed: String?
     /// What the setting does: one sentence.
     let summary: String
@@ -43,7 +43,7 @@ struct Setting<Value: Sendable>: Sendable {
             allowed: allowed, summary: summary, parse: parse)
     }
 
-    /// What the README's table says about this setting.
+    /// What the configuration table says about this setting.
     var description: SettingDescription {
         SettingDescription(
             flag: flag, variable: variable, defaultDescription: defaultDescription,

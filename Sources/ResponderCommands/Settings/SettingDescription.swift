@@ -1,4 +1,4 @@
-/// A setting as documentation: what the README's configuration table shows.
+/// A setting as documentation: what the configuration table (ResponderWorker.docc, Configuration) shows.
 struct SettingDescription: Sendable, Equatable {
     let flag: String
     let variable: String?
@@ -9,7 +9,7 @@ struct SettingDescription: Sendable, Equatable {
     let allowed: String?
     let summary: String
 
-    /// This setting as a row of the README's configuration table.
+    /// This setting as a row of the configuration table (ResponderWorker.docc, Configuration).
     var markdownRow: String {
         let variable = variable.map { "`\($0)`" } ?? ""
         let value = defaultIsLiteral ? "`\(defaultDescription)`" : defaultDescription

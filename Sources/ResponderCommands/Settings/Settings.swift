@@ -115,7 +115,7 @@ enum Settings {
     static let logLevel = Setting<Logger.Level>.oneOf(
         "log-level", "RESPONDER_LOG_LEVEL", default: .info, "The least severe log level written to stderr.")
 
-    /// What `responder run` reads, in the order of the README's configuration table.
+    /// What `responder run` reads, in the order of the configuration table (ResponderWorker.docc, Configuration).
     static let run: [SettingDescription] = [
         amqpURL.description, caFile.description, certFile.description, keyFile.description, heartbeat.description,
         inputExchange.description, inputQueue.description, outputExchange.description, outputQueue.description,
