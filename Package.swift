@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
+        .library(name: "ResponderTesting", targets: ["ResponderTesting"]),
         .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
@@ -93,6 +94,17 @@ let package = Package(
 
         // The state store on a PostgreSQL server, for a fleet of workers; kept out of Responder so that a worker on
         // SQLite does not link postgres-nio's stack.
+        // What a team tests its handlers with: the pipeline in memory, responses built in Swift, typed outputs.
+        // It needs Responder alone, so a handler library's tests build none of the worker's dependencies.
+        .target(
+            name: "ResponderTesting",
+            dependencies: ["Responder", "NotificationEvents", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "ResponderTestingTests",
+            dependencies: ["ResponderTesting", "RedGreenExample", "Responder", "NotificationEvents", "WorkerHarness"]
+        ),
+
         .target(
             name: "ResponderPostgres",
             dependencies: [

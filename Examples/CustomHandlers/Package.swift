@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // A minimal package of your own handlers on the Responder library: one category, an extension, an app delegate,
-// and `chat-responder`, a worker with every `responder` command and these handlers registered. `swift build` here
-// uses its own .build folder.
+// their tests (with the ResponderTesting product), and `chat-responder`, a worker with every `responder` command and
+// these handlers registered. `swift build` here uses its own .build folder.
 import PackageDescription
 
 let package = Package(
@@ -30,6 +30,16 @@ let package = Package(
         .executableTarget(
             name: "ChatResponder",
             dependencies: ["ChatHandlers", .product(name: "ResponderCommands", package: "responder")]
+        ),
+        // The handlers' tests, with the testing product: no broker, none of the worker's dependencies.
+        .testTarget(
+            name: "ChatHandlersTests",
+            dependencies: [
+                "ChatHandlers",
+                .product(name: "ResponderTesting", package: "responder"),
+                .product(name: "Responder", package: "responder"),
+                .product(name: "NotificationEvents", package: "responder"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -83,9 +83,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func compare(_ lines: [String], withGolden path: String) throws {
-        let golden = try String(contentsOfFile: path, encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        if let diff = LineDiff.describe(expected: golden, actual: lines, expectedName: path, actualName: "outputs") {
+        if let diff = try LineDiff.describe(lines, againstGoldenAt: path) {
             standardError("replay: the outputs differ from \(path)\n\(diff)")
             throw ExitCode(1)
         }

@@ -59,4 +59,18 @@ import WorkerHarness
             #expect(sources.contains { $0.contains(Self.unindented(block)) }, "not in the example's sources:\n\(block)")
         }
     }
+
+    /// The testing product's article shows the example's own tests: every Swift block is in them or its manifest.
+    @Test func everySwiftBlockOfTheTestingArticleIsInTheExamplesSources() throws {
+        let article = try String(
+            contentsOf: Paths.root.appendingPathComponent(
+                "Sources/ResponderTesting/ResponderTesting.docc/TestingYourHandlers.md"),
+            encoding: .utf8)
+        let blocks = Self.swiftBlocks(in: article)
+        #expect(blocks.count >= 5)
+        let sources = try Self.exampleSources()
+        for block in blocks {
+            #expect(sources.contains { $0.contains(Self.unindented(block)) }, "not in the example's sources:\n\(block)")
+        }
+    }
 }

@@ -35,7 +35,7 @@ struct AnyContentExtension: Sendable {
                 notificationActions: invocation.actions)
             let option = try await handler.didReceive(response, context: &context)
             return Result(
-                responseOption: option, newActions: context.actionsWereSet ? context.notificationActions : nil,
+                responseOption: option, newActions: context.didSetNotificationActions ? context.notificationActions : nil,
                 state: EventCodec.encode(context.state))
         }
     }

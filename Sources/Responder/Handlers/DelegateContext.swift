@@ -22,4 +22,13 @@ public struct DelegateContext: Sendable {
         self.isForwarded = isForwarded
         self.log = log
     }
+
+    /// The context the app tier gets for `response`, handled as the event `eventID`, forwarded by an extension when
+    /// `isForwarded`: for calling `didReceive(_:context:)` directly in a unit test. The pipeline builds its own.
+    public init(
+        response: NotificationResponse, eventID: String = "test-event", isForwarded: Bool = false,
+        logger: Logger = Logger(label: "responder.test")
+    ) {
+        self.init(isForwarded: isForwarded, log: ResponseLog(logger, eventID: eventID, response: response))
+    }
 }

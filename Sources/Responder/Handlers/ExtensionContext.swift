@@ -22,8 +22,9 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     /// The notification's current actions (`getNotificationActions`), including any set during this call.
     public private(set) var notificationActions: [NotificationAction]
 
-    /// Whether ``setNotificationActions(_:)`` was called: the pipeline then publishes an action-set update.
-    var actionsWereSet = false
+    /// Whether ``setNotificationActions(_:)`` was called during this call: the pipeline then publishes an
+    /// action-set update with ``notificationActions``.
+    public private(set) var didSetNotificationActions = false
 
     init(log: ResponseLog, state: State, notificationActions: [NotificationAction]) {
         self.log = log
@@ -31,10 +32,22 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
         self.notificationActions = notificationActions
     }
 
+    /// The context an extension gets for `response`, handled as the event `eventID`, on a notification whose
+    /// actions are `notificationActions` and whose state for this extension is `state`: for calling
+    /// `didReceive(_:context:)` directly in a unit test. The pipeline builds its own.
+    public init(
+        response: NotificationResponse, eventID: String = "test-event", state: State,
+        notificationActions: [NotificationAction], logger: Logger = Logger(label: "responder.test")
+    ) {
+        self.init(
+            log: ResponseLog(logger, eventID: eventID, response: response), state: state,
+            notificationActions: notificationActions)
+    }
+
     /// Replaces the notification's actions (`setNotificationActions`); the last call wins, and the whole new
     /// set is published as one action-set update.
     public mutating func setNotificationActions(_ actions: [NotificationAction]) {
         notificationActions = actions
-        actionsWereSet = true
+        didSetNotificationActions = true
     }
 }

@@ -16,11 +16,16 @@ struct ResponseLog: Sendable {
     let action: String
 
     init(_ base: Logger, for input: DecodedResponse) {
+        self.init(base, eventID: input.event.id, response: input.event.data)
+    }
+
+    /// The log of `response`, handled as the event `eventID`.
+    init(_ base: Logger, eventID: String, response: NotificationResponse) {
         self.base = base
-        eventID = DeadLetterInfo.boundedDetail(input.event.id)
-        requestIdentifier = DeadLetterInfo.boundedDetail(input.requestIdentifier)
-        category = DeadLetterInfo.boundedDetail(input.event.data.notification.request.content.categoryIdentifier)
-        action = DeadLetterInfo.boundedDetail(input.event.data.actionIdentifier.rawValue)
+        self.eventID = DeadLetterInfo.boundedDetail(eventID)
+        requestIdentifier = DeadLetterInfo.boundedDetail(response.notification.request.identifier)
+        category = DeadLetterInfo.boundedDetail(response.notification.request.content.categoryIdentifier)
+        action = DeadLetterInfo.boundedDetail(response.actionIdentifier.rawValue)
     }
 
     var metadata: Logger.Metadata {

@@ -1,5 +1,14 @@
+import Foundation
+
 /// A readable, line-oriented comparison of replay outputs with a golden file.
 public enum LineDiff {
+    /// How `lines` differ from the golden file at `path` (its non-empty lines), or nil when they are the same.
+    public static func describe(_ lines: [String], againstGoldenAt path: String) throws -> String? {
+        let golden = try String(contentsOfFile: path, encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        return describe(expected: golden, actual: lines, expectedName: path, actualName: "outputs")
+    }
+
     /// A description of how `actual` differs from `expected`, or nil when they are equal.
     ///
     /// Each run of changed lines is headed by its line numbers in both files; removed golden lines are marked `-`,

@@ -1,0 +1,56 @@
+import ChatHandlers
+import Foundation
+import NotificationEvents
+import Responder
+import ResponderTesting
+import Testing
+
+/// The chat handlers, tested as a team tests its own: responses built in Swift through the worker's pipeline, the
+/// extension called directly, and the recorded fixture against its golden file. No broker.
+@Suite struct ChatHandlersTests {
+    static let like = ActionIdentifier.custom(Chat.likeActionIdentifier)
+    static let unlike = ActionIdentifier.custom(Chat.unlikeActionIdentifier)
+    static let reply = ActionIdentifier.custom(Chat.replyActionIdentifier)
+
+    @Test func likeTurnsIntoUnlikeAndBack() async throws {
+        let harness = try HandlerHarness { try Chat.register(in: &$0) }
+        let liked = try await harness.respond(
+            to: Self.like, request: "message-1", category: Chat.messageCategoryIdentifier)
+        #expect(liked.newActions == [Chat.replyAction, Chat.unlikeAction])
+        #expect(try await harness.state(of: MessageExtension(), for: "message-1")?.liked == true)
+
+        let unliked = try await harness.respond(
+            to: Self.unlike, request: "message-1", category: Chat.messageCategoryIdentifier)
+        #expect(unliked.newActions == [Chat.replyAction, Chat.likeAction])
+        #expect(unliked.updates.map(\.data.version) == [2])
+    }
+
+    @Test func aReplyIsCountedAndForwardedWithTheNotificationDismissed() async throws {
+        let harness = try HandlerHarness { try Chat.register(in: &$0) }
+        let replied = try await harness.respond(
+            to: Self.reply, request: "message-1", category: Chat.messageCategoryIdentifier, userText: "On my way")
+        #expect(replied.updates.map(\.data.responseOption) == [.dismissAndForwardAction])
+        #expect(try await harness.state(of: MessageExtension(), for: "message-1")?.replies == 1)
+    }
+
+    @Test func theExtensionAloneWithAContextOfItsOwn() async throws {
+        let response = TestResponse.response(
+            Self.like, request: "message-1", category: Chat.messageCategoryIdentifier)
+        var context = ExtensionContext(
+            response: response, state: MessageExtension().initialState,
+            notificationActions: Chat.messageCategory.actions)
+        let option = try await MessageExtension().didReceive(response, context: &context)
+        #expect(option == .doNotDismiss)
+        #expect(context.state.liked)
+        #expect(context.notificationActions == [Chat.replyAction, Chat.unlikeAction])
+    }
+
+    @Test func theRecordedSessionGivesItsGoldenOutputs() async throws {
+        let fixtures = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures")
+        let harness = try HandlerHarness { try Chat.register(in: &$0) }
+        let replayed = try await harness.replay(fixture: fixtures.appendingPathComponent("chat.jsonl"))
+        #expect(try replayed.difference(fromGolden: fixtures.appendingPathComponent("chat.golden.jsonl")) == nil)
+    }
+}
