@@ -2,6 +2,7 @@ import AMQP
 import ArgumentParser
 import Foundation
 import NotificationEvents
+import Responder
 import ResponderWorker
 
 /// `redrive`: moves dead-lettered messages back to the input, each confirmed there before it leaves the
@@ -14,21 +15,36 @@ struct RedriveCommand: AsyncParsableCommand {
             Each message is republished to the input exchange, and nowhere else whatever its headers say, with \
             the routing key the worker first saw it with (in ordered mode: its notification's shard), with its \
             failure headers removed (so it gets a full set of retries), and is removed from the dead-letter \
-            queue only after the broker confirmed the republish. With --reason, only messages dead-lettered for \
-            that reason move; the others stay, in order. The messages present when the command starts are \
-            considered, once each.
+            queue only after the broker confirmed the republish. The options select which move (every one given \
+            must hold: a reason, a message id, a notification, a category, a time window); the others stay, in \
+            order. The messages present when the command starts are considered, once each. --show prints each \
+            selected message in full first (what a user typed is never shown). --replace-body FILE sends one \
+            message (--message-id) back with the body in FILE instead, once it passed the contract's checks.
             """)
 
     @OptionGroup(title: "Broker") var broker: BrokerOptions
     @OptionGroup(title: "Topology") var names: TopologyOptions
 
-    @Option(help: "Only messages dead-lettered for this reason code (\(DeadLetterReason.allCases.map(\.rawValue).joined(separator: ", "))).")
-    var reason: DeadLetterReason?
+    @OptionGroup(title: "Which messages") var selection: DeadLetterSelection
 
     @Flag(help: "Only list what would move.")
     var dryRun = false
 
+    @Flag(help: "Print each selected message in full (as a fixture line, userText redacted) before moving it.")
+    var show = false
+
+    @Option(help: "Send the one message --message-id selects back with the body in this file, checked against the contract first.")
+    var replaceBody: String?
+
+    func validate() throws {
+        if replaceBody != nil, selection.messageId == nil {
+            throw ValidationError("--replace-body needs --message-id: it replaces one message's body")
+        }
+    }
+
     func run() async throws {
+        let window = try selection.window()
+        let replacement = try replaceBody.map { Array(try ReadableFile.text($0, for: "--replace-body").utf8) }
         let logger = bootstrapLogging(level: .warning)
         let environment = EnvironmentFallback()
         let topology = try names.topology(environment)
@@ -45,9 +61,25 @@ struct RedriveCommand: AsyncParsableCommand {
         for _ in 0..<present.messageCount {
             guard let message = try await source.get(queue: topology.deadLetterQueue) else { break }
             let failure = DeadLetterOrigin(message, inputExchange: topology.inputExchange)
-            guard reason == nil || failure.reason == reason else {
+            guard selection.matches(message, failure, window: window) else {
                 kept += 1
                 continue
+            }
+            if show { print(DeadLetterDisplay.line(message)) }
+            var body = message.body
+            if let replacement {
+                // The operator's file is checked as the worker will check it, with the message's properties.
+                var edited = InboundMessage(message)
+                edited.body = replacement
+                do throws(InputRejection) {
+                    _ = try ResponsePipeline.decodeEvent(edited)
+                } catch {
+                    standardError(
+                        "redrive: \(replaceBody ?? "") is not a valid event for this message (\(error)); it stays in "
+                            + "the queue")
+                    throw ExitCode(1)
+                }
+                body = replacement
             }
             print("\(dryRun ? "would move" : "moving") \(message.properties.messageID ?? "(no message id)")  \(failure.reason?.rawValue ?? "unknown")  → \(failure.exchange) [\(failure.routingKey)]")
             if dryRun {
@@ -57,14 +89,14 @@ struct RedriveCommand: AsyncParsableCommand {
             // Checked before anything is written: the connection stays fine and the message stays where it is.
             if let problem = target.publishLimits.problem(
                 exchange: failure.exchange, routingKey: failure.routingKey, properties: failure.cleanedProperties,
-                bodySize: message.body.count)
+                bodySize: body.count)
             {
                 standardError("redrive: left \(message.properties.messageID ?? "(no message id)") in the queue: \(problem)")
                 kept += 1
                 continue
             }
             try await target.publish(
-                message.body, exchange: failure.exchange, routingKey: failure.routingKey, mandatory: true,
+                body, exchange: failure.exchange, routingKey: failure.routingKey, mandatory: true,
                 properties: failure.cleanedProperties)
             try source.ack(deliveryTag: message.deliveryTag)
             moved += 1

@@ -1,4 +1,5 @@
 import AMQP
+import Foundation
 import NotificationEvents
 
 /// Why a dead-lettered message was dead-lettered and where a redrive sends it back, read from its headers: the
@@ -19,6 +20,8 @@ public struct DeadLetterOrigin: Sendable {
     public var routingKey: String
     /// The message's properties without the failure headers, ready to go back to the input.
     public var cleanedProperties: BasicProperties
+    /// When it was dead-lettered, when the headers say: the worker's last failure, or the broker's `x-death` time.
+    public var deadLetteredAt: Date?
 
     public init(_ message: AMQPDelivery, inputExchange: String) {
         let headers = message.properties.headers
@@ -35,6 +38,11 @@ public struct DeadLetterOrigin: Sendable {
         func routable(_ value: FieldValue?) -> String? {
             value?.stringValue.flatMap { $0.utf8.count <= 255 ? $0 : nil }
         }
+        // A date the worker wrote is short; anything longer was not written by it.
+        deadLetteredAt =
+            headers[DeadLetterInfo.Header.lastFailure.rawValue]?.stringValue.flatMap {
+                $0.utf8.count <= 64 ? try? Date($0, strategy: .iso8601) : nil
+            } ?? firstDeath?["time"]?.dateValue
         exchange = inputExchange
         routingKey =
             routable(headers[DeadLetterInfo.Header.originalRoutingKey.rawValue])

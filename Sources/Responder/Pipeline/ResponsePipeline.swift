@@ -76,8 +76,9 @@ public struct ResponsePipeline: Sendable {
         }
     }
 
-    /// The event of either content mode, told apart as the CloudEvents AMQP binding does (`EventContentMode`).
-    private static func decodeEvent(_ message: InboundMessage) throws(InputRejection) -> NotificationResponseEvent {
+    /// The event of either content mode, told apart as the CloudEvents AMQP binding does (`EventContentMode`), with
+    /// the contract's rules and no admission check: what operator tools read a stored message with.
+    public static func decodeEvent(_ message: InboundMessage) throws(InputRejection) -> NotificationResponseEvent {
         let properties = message.properties
         do {
             switch EventContentMode.of(contentType: properties.contentType, headers: properties.headers) {
