@@ -41,7 +41,7 @@ struct ConnectionTests {
     @Test("a broker that goes silent is detected within two heartbeat intervals, failing everything pending")
     func heartbeatTimeout() async throws {
         let broker = try AMQPConfiguration(url: TestBroker.url ?? "")
-        let relay = try SilenceableRelay(toPort: broker.port)
+        let relay = try FaultyProxy(toPort: broker.port)
         defer { relay.stop() }
         var configuration = try TestBroker.configuration()
         configuration.host = "127.0.0.1"

@@ -18,8 +18,8 @@ enum {
     C_RABBITMQ_SOCKET_NEEDS_WRITE = -0x1302,
 };
 
-// Writes up to `count` bytes through the connection's socket (send() for TCP, SSL_write for TLS); returns how many
-// went out (TLS: all of them), or a status above. librabbitmq 0.11 does not export amqp_socket_send.
+// Writes up to `count` bytes through the connection's socket (send() for TCP, SSL_write in partial-write mode for
+// TLS); returns how many went out, or a status above. librabbitmq 0.11 does not export amqp_socket_send.
 ssize_t c_rabbitmq_socket_send(amqp_socket_t *socket, void const *bytes, size_t count);
 
 #endif
