@@ -44,7 +44,8 @@ let package = Package(
             pkgConfig: "librabbitmq",
             providers: [.apt(["librabbitmq-dev"])]
         ),
-        // Non-variadic wrappers for the librabbitmq calls Swift cannot make; nothing else.
+        // Wrappers for the librabbitmq calls Swift cannot make (the variadic login, the socket send 0.11 does not
+        // export); nothing else.
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
         // The Swift AMQP client: one I/O thread per connection, async API. The only importer of the C modules.
         .target(

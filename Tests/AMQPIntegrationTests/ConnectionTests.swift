@@ -5,6 +5,27 @@ import WorkerHarness
 
 @Suite("Connections", .enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
 struct ConnectionTests {
+    /// A connection with a heartbeat of 1 s through a relay that can go silent, a channel and an exclusive queue.
+    private func connectThroughRelay(
+        name: String = #function
+    ) async throws -> (FaultyProxy, AMQPConnection, AMQPChannel, String) {
+        let broker = try AMQPConfiguration(url: TestBroker.url ?? "")
+        let relay = try FaultyProxy(toPort: broker.port)
+        var configuration = try TestBroker.configuration(name: name)
+        configuration.host = "127.0.0.1"
+        configuration.port = relay.port
+        configuration.heartbeat = .seconds(1)
+        do {
+            let connection = try await AMQPConnection.connect(configuration)
+            let channel = try await connection.openChannel()
+            let queue = try await channel.declareQueue("", durable: false, exclusive: true).name
+            return (relay, connection, channel, queue)
+        } catch {
+            relay.stop()
+            throw error
+        }
+    }
+
     @Test("the broker force-closing the connection ends the delivery sequence with a connection error within seconds")
     func forcedClose() async throws {
         let configuration = try TestBroker.configuration()
@@ -40,16 +61,8 @@ struct ConnectionTests {
 
     @Test("a broker that goes silent is detected within two heartbeat intervals, failing everything pending")
     func heartbeatTimeout() async throws {
-        let broker = try AMQPConfiguration(url: TestBroker.url ?? "")
-        let relay = try SilenceableRelay(toPort: broker.port)
+        let (relay, connection, channel, queue) = try await connectThroughRelay()
         defer { relay.stop() }
-        var configuration = try TestBroker.configuration()
-        configuration.host = "127.0.0.1"
-        configuration.port = relay.port
-        configuration.heartbeat = .seconds(1)
-        let connection = try await AMQPConnection.connect(configuration)
-        let channel = try await connection.openChannel()
-        let queue = try await channel.declareQueue("", durable: false, exclusive: true).name
         let collector = DeliveryCollector(try await channel.consume(queue: queue))
         try await channel.enablePublisherConfirms()
 
@@ -71,6 +84,33 @@ struct ConnectionTests {
         #expect(detectedAfter < .seconds(10), "heartbeat 1 s, detected after \(detectedAfter)")
         await #expect(throws: error) { try await pending.confirmed() }
         await #expect(throws: error) { try await call.value }
+        #expect(!connection.isOpen)
+    }
+
+    @Test("a broker that stops taking bytes in the middle of a large write is given up after two heartbeat intervals")
+    func stalledWriteTimesOut() async throws {
+        let (relay, connection, channel, queue) = try await connectThroughRelay()
+        defer { relay.stop() }
+        try await channel.enablePublisherConfirms()
+
+        relay.silence()
+        let silencedAt = ContinuousClock.now
+        // 32 MiB: more than the kernel buffers between the client and the silent relay hold, so the I/O thread
+        // is left waiting for the socket to take more.
+        let body = [UInt8](repeating: 7, count: 1 << 20)
+        let pending = try (0..<32).map { _ in try channel.publishPipelined(body, exchange: "", routingKey: queue) }
+        let end = try await within(.seconds(30)) {
+            for await case .closed(let error) in connection.events { return error }
+            return nil
+        }
+        let detectedAfter = ContinuousClock.now - silencedAt
+        guard case .library(let status, let message)? = end else {
+            Issue.record("the connection ended with \(String(describing: end)) instead of a heartbeat timeout")
+            return
+        }
+        #expect(status == -0x000F, "AMQP_STATUS_HEARTBEAT_TIMEOUT, got \(message)")
+        #expect(detectedAfter < .seconds(10), "heartbeat 1 s, detected after \(detectedAfter)")
+        await #expect(throws: AMQPError.self) { try await pending.last?.confirmed() }
         #expect(!connection.isOpen)
     }
 

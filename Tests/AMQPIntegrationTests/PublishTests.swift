@@ -22,6 +22,11 @@ struct PublishTests {
         await connection.close()
     }
 
+    @Test("a burst of publishes larger than the socket's buffers crosses a slow network whole")
+    func burstThroughSlowNetwork() async throws {
+        try await publishBurstThroughSlowNetwork(try TestBroker.configuration())
+    }
+
     @Test("a mandatory publish to an unroutable key reports the return, and only for that publish")
     func mandatoryReturn() async throws {
         let (connection, channel, queue) = try await Broker.exclusiveQueue(confirms: true)

@@ -20,6 +20,11 @@ struct TLSTests {
         await connection.close()
     }
 
+    @Test("a burst of publishes larger than the socket's buffers crosses TLS whole through a slow network")
+    func burstOverTLS() async throws {
+        try await publishBurstThroughSlowNetwork(try TLSBroker.configuration())
+    }
+
     @Test("the broker's certificate must name the host: 127.0.0.1 is refused unless hostname checks are off")
     func hostnameVerification() async throws {
         var configuration = try TLSBroker.configuration()

@@ -6,8 +6,8 @@ import Logging
 /// ``ConnectionStateMachine``, which holds the protocol logic.
 ///
 /// Each pass runs the commands callers queued (all of them, as one batch), reads every frame that is available and
-/// hands it to the state machine, performs what the state machine asks for (``ConnectionAction``), lets
-/// librabbitmq release its buffers, then sleeps in poll() on the socket and the eventfd, for at most half a
+/// hands it to the state machine, encodes what the state machine asks for (``ConnectionAction``) into one buffer
+/// and writes it at the end of the pass (``flush()``), lets librabbitmq release its buffers, then sleeps in poll() on the socket and the eventfd, for at most half a
 /// heartbeat interval so heartbeats go out while nothing else happens. It only resumes continuations and yields to
 /// streams; callers' code never runs here.
 final class IOLoop {
@@ -15,12 +15,18 @@ final class IOLoop {
     let logger: Logger
     let state: amqp_connection_state_t
     let socket: Int32
+    /// librabbitmq's socket (TCP or TLS) over `socket`, which frames are written through.
+    let librarySocket: OpaquePointer
     let heartbeat: Duration?
     let arena: Arena
+    /// The frames this pass writes.
+    let output: OutgoingFrames
 
     var machine: ConnectionStateMachine
     /// What the state machine asked for and the loop has not done yet; its storage is reused.
     var actions: [ConnectionAction] = []
+    /// Publishes on channels without publisher confirms that are encoded in `output`: they succeed once written.
+    var unflushedPublishes: [PublishConfirmation] = []
     /// The batch being run; swapped with the command queue so its storage is reused.
     var commands: [Command] = []
     /// When data last arrived: two silent heartbeat intervals mean the connection is lost.
@@ -33,8 +39,10 @@ final class IOLoop {
         logger = core.logger
         state = session.state
         socket = session.socket
+        librarySocket = amqp_get_socket(session.state)
         heartbeat = session.heartbeat
         self.arena = arena
+        output = OutgoingFrames(frameMax: session.frameMax)
         machine = ConnectionStateMachine(
             channelMax: session.channelMax, maxBodySize: core.configuration.maxBodySize, logger: core.logger)
     }
@@ -80,6 +88,7 @@ final class IOLoop {
             if shouldRead || silent || hasBufferedInput {
                 readFrames(socketReadable: socketReadable)
             }
+            if !machine.isFinished { flush() }
             if machine.isFinished { break }
             amqp_maybe_release_buffers(state)
             if silent, let heartbeat, ContinuousClock.now - lastInbound >= heartbeat * 2 {
@@ -163,6 +172,7 @@ final class IOLoop {
         core.markOpen(false)
         let unstarted = commands + core.stopAccepting(with: error ?? .closed)
         commands = []
+        discardUnflushed()
         let closeReplies = machine.tearDown(failing: unstarted)
         amqp_destroy_connection(state)
         if let error {

@@ -1,7 +1,8 @@
 /// What the ``ConnectionStateMachine`` asks the I/O thread to write or announce, in order.
 ///
-/// The I/O thread (``IOLoop``) turns each into librabbitmq calls. When one cannot be written it tells the state
-/// machine (``ConnectionStateMachine/callNotSent(on:error:into:)`` for a method librabbitmq could not encode,
+/// The I/O thread (``IOLoop``) encodes each into the frames of its pass and writes them together. When one cannot
+/// be encoded or written it tells the state machine (``ConnectionStateMachine/callNotSent(on:error:into:)`` for a
+/// method librabbitmq could not encode,
 /// ``ConnectionStateMachine/finish(_:)`` for a broken connection) and hands the actions it did not get to back to
 /// ``ConnectionStateMachine/discard(_:)``.
 enum ConnectionAction {
