@@ -2,6 +2,12 @@ import Foundation
 import GRDB
 
 /// The tables of ``SQLiteStateStore``, versioned by SQLite's `user_version`.
+///
+/// The tables keep their rowids. Measured with batches of 200 events (issue 24), `WITHOUT ROWID` on every table
+/// wrote more pages an event (2.52 WAL frames against 2.09 with 5,000 notifications, 3.79 against 3.39 with
+/// 50,000): an inbox entry then goes whole into a random leaf of its event id's key, where a rowid table appends
+/// the row at its end and puts only a small index entry in a random leaf. On the notification tables alone it
+/// wrote as many pages as rowids do.
 enum SQLiteSchema {
     /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes; 3: the inbox
     /// keyed by event source and id.

@@ -17,6 +17,7 @@ public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
     public let notificationRetention: Duration
     private let pool: DatabasePool
+    let checkpointer: SQLiteCheckpointer
     private let groupCommit: GroupCommit
     private let groupLoad: GroupLoad
 
@@ -29,11 +30,23 @@ public final class SQLiteStateStore: StateStore {
     ///   - busyTimeout: how long a write waits for another process's write (default 5 s).
     ///   - maximumSize: the most bytes the file may grow to (SQLite's `max_page_count`), or nil for no limit. A write
     ///     that needs more fails like a full disk (``StateStoreUnavailable``) until pruning frees room.
-    public init(
+    public convenience init(
         path: String, inboxRetention: Duration = StateRetention.inbox,
         notificationRetention: Duration = StateRetention.notifications, busyTimeout: Duration = .seconds(5),
         maximumSize: Int? = nil
     ) throws {
+        try self.init(
+            path: path, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
+            busyTimeout: busyTimeout, maximumSize: maximumSize, checkpoints: .standard)
+    }
+
+    /// ``init(path:inboxRetention:notificationRetention:busyTimeout:maximumSize:)`` with the WAL checkpointed as
+    /// `checkpoints` says (`SQLiteCheckpointer`).
+    init(
+        path: String, inboxRetention: Duration, notificationRetention: Duration, busyTimeout: Duration,
+        maximumSize: Int?, checkpoints: SQLiteCheckpointer.Policy
+    ) throws {
+        let checkpointer = SQLiteCheckpointer(policy: checkpoints)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.label = "responder-state"
@@ -45,23 +58,27 @@ public final class SQLiteStateStore: StateStore {
                 let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumSize / pageSize))")
             }
+            checkpointer.watchCommits(of: db)
         }
         self.inboxRetention = inboxRetention
         self.notificationRetention = notificationRetention
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
         try pool.write(SQLiteSchema.create)
+        try checkpointer.start(path: path)
+        self.checkpointer = checkpointer
         groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
         groupLoad = GroupLoad(maximumGroup: Self.maximumBatch) { loads in await Self.read(loads, from: pool) }
     }
 
-    /// The size the WAL is cut back to when a checkpoint empties it: 16 MiB, four times what SQLite's automatic
-    /// checkpoint (every 1,000 pages) lets it reach while no reader holds it back.
-    static let walSizeLimit = 16 << 20
+    /// The size the WAL is cut back to when a checkpoint empties it: 32 MiB, a little more than the most the
+    /// checkpointer (`SQLiteCheckpointer.Policy.standard`, 6,000 pages) lets it reach while no reader holds it back.
+    static let walSizeLimit = 32 << 20
 
     /// Closes the file; the store must not be used afterwards.
     public func close() throws {
         try pool.close()
+        try checkpointer.close()
     }
 
     /// Loads are served in groups (``GroupLoad``): the loads that arrive while a group is being read are read
@@ -106,7 +123,7 @@ public final class SQLiteStateStore: StateStore {
 
     /// How many inbox entries or notifications one pruning transaction deletes (or, for notifications, looks at) at
     /// most: a few milliseconds of work, so commits wait little for the write lock, and each transaction adds a
-    /// bounded amount to the WAL, which the automatic checkpoint recycles between them.
+    /// bounded amount to the WAL, which the checkpointer (`SQLiteCheckpointer`) recycles between them.
     static let pruningBatch = 2_000
 
     /// Deletes in transactions of `pruningBatch` entries, oldest first (their outputs go with them), then
@@ -135,7 +152,7 @@ public final class SQLiteStateStore: StateStore {
                 guard deleted == batchSize else { break }
                 try await betweenBatches()
             }
-            if total > 0 { try await checkpoint() }
+            if total > 0 { try await checkpointer.checkpoint() }
             return total
         }
     }
@@ -171,16 +188,9 @@ public final class SQLiteStateStore: StateStore {
                 after = batch.last
                 try await betweenBatches()
             }
-            if total > 0 { try await checkpoint() }
+            if total > 0 { try await checkpointer.checkpoint() }
             return total
         }
-    }
-
-    /// Copies what it can of the WAL into the file without waiting for anyone (PASSIVE), so the next write can
-    /// start the WAL over and cut it back to ``walSizeLimit``; readers of other processes that still need old frames
-    /// only leave those for the automatic checkpoint. TRUNCATE would wait for them, holding up commits.
-    private func checkpoint() async throws {
-        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
     }
 
     /// Writes `commit` inside the current transaction, or nothing when the event was processed already (for its
