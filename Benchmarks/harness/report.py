@@ -103,6 +103,8 @@ def markdown(document):
     lines = [
         f"# Benchmark {document['started']}",
         "",
+        f"Commit {document['commit']}, `{document['command']}`.",
+        "",
         f"Machine: {machine['nproc']} CPUs ({machine['cpu_model']}), {machine['memory_gib']} GiB, Linux "
         f"{machine['kernel']}; RabbitMQ {machine['rabbitmq']} on Erlang/OTP {machine['erlang_otp']}, "
         f"librabbitmq {machine['librabbitmq']}, Python {machine['python']} with aio-pika {machine['aio_pika']}.",
