@@ -29,9 +29,9 @@ import results
 from check import DEFAULT_THRESHOLDS
 from check import report as check_report
 from broker import Broker
-from build import build_responder
+from build import build_responder, checkout_revision
 from runs import drain, replay
-from variants import VARIANTS, Setup, responder_lacks
+from variants import VARIANTS, Setup, at_revision, responder_lacks
 
 
 def parse_arguments():
@@ -55,6 +55,9 @@ def parse_arguments():
                         help="the checkout to benchmark (default: the one this file is in)")
     parser.add_argument("--build", type=Path, help="the benchmark build folder (default REPO/.build-bench)")
     parser.add_argument("--results", type=Path, help="where results files go (default REPO/Benchmarks/results)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also run every responder row on REV's release build (a git worktree under "
+                             ".build-bench/), in turns with this checkout's, to compare the two in one run")
     parser.add_argument("--check", action="store_true",
                         help="compare the run with the thresholds and exit non-zero on a regression")
     parser.add_argument("--thresholds", type=Path, default=DEFAULT_THRESHOLDS,
@@ -104,6 +107,14 @@ async def main():
     selected = [v for v in VARIANTS if v.name in arguments.only]
     if any(v.name.startswith("responder") for v in selected) or "replay" in arguments.only or arguments.soak:
         build_responder(arguments.repo, log_dir)
+    baseline = None
+    if arguments.baseline:
+        checkout, commit = checkout_revision(arguments.repo, arguments.baseline, arguments.build)
+        build_responder(checkout, log_dir, log_name=f"swift-build-{commit}.log")
+        baseline = {"revision": arguments.baseline, "commit": commit}
+        # Each responder row's twin at the baseline runs right after it, so both meet the same load.
+        selected = [twin for v in selected
+                    for twin in ([v, at_revision(v, checkout, commit)] if v.name.startswith("responder") else [v])]
 
     mixes = {}
     for mix in arguments.mix:
@@ -114,7 +125,7 @@ async def main():
     await broker.open()
     broker_pid = broker.pid()
     document = {"started": started, "commit": results.commit(arguments.repo),
-                "command": results.command(sys.argv[1:]), "events": setup.events,
+                "command": results.command(sys.argv[1:]), "baseline": baseline, "events": setup.events,
                 "mixes": {mix: {"expected_updates": entry["updates"]} for mix, entry in mixes.items()},
                 "prefetch": arguments.prefetch, "repeat": arguments.repeat, "machine": machine_facts(broker),
                 "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "latency": [],

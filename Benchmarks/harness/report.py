@@ -33,6 +33,23 @@ def add_ratios(runs):
                 round(run["client_cpu_us_per_event"] / other["client_cpu_us_per_event"], 3) if other else None)
 
 
+def versus_baseline(document):
+    """Each row of this checkout beside its twin at the --baseline revision (same mix, variant and prefetch): how
+    many times the baseline's events/s it drains and how much of the baseline's client CPU per event it takes."""
+    if not document.get("baseline"):
+        return []
+    suffix = "@" + document["baseline"]["commit"]
+    runs = {(run["mix"], run["variant"], run["prefetch"]): run for run in document["runs"] if run["status"] == "ok"}
+    rows = []
+    for (mix, variant, prefetch), run in runs.items():
+        if (before := runs.get((mix, variant + suffix, prefetch))) is not None:
+            rows.append({"mix": mix, "variant": variant, "prefetch": prefetch,
+                         "events_per_s": run["events_per_s"], "baseline_events_per_s": before["events_per_s"],
+                         "events_per_s_ratio": round(run["events_per_s"] / before["events_per_s"], 2),
+                         "cpu_ratio": round(run["client_cpu_us_per_event"] / before["client_cpu_us_per_event"], 2)})
+    return rows
+
+
 def soak_summary(samples, events, warm_up_fraction=0.2):
     """Whether RSS stays flat once warm: after the first 20% of the events are taken, the mean RSS of the last
     quarter of the samples may exceed that of the first quarter by at most 5% (and 4 MiB, for tiny processes)."""
@@ -128,6 +145,14 @@ def markdown(document):
             f"| {_ratio(run['events_per_s_vs_limit'])} | {_ratio(run['events_per_s_vs_peer'])} "
             f"| {run['client_cpu_us_per_event']:.1f} | {run['peak_rss_kib'] / MIB:.1f} "
             f"| {run['broker_cpu_us_per_event']:.1f} | {run['other_load_cores']:.2f} | {run['wall_s']:.2f} |")
+    if compared := versus_baseline(document):
+        commit = document["baseline"]["commit"]
+        lines += ["", f"Against {document['baseline']['revision']} ({commit}), each row beside its twin of this run:",
+                  "", f"| mix | variant | prefetch | events/s | at {commit} | times | client CPU share |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        lines += [f"| {row['mix']} | {row['variant']} | {row['prefetch']} | {row['events_per_s']:,.0f} "
+                  f"| {row['baseline_events_per_s']:,.0f} | {row['events_per_s_ratio']:.2f} | {row['cpu_ratio']:.2f} |"
+                  for row in compared]
     if document.get("replay"):
         lines += ["", "| mix | replay store | events/s | µs/event (wall) | CPU µs/event | peak RSS MiB |",
                   "|---|---|---:|---:|---:|---:|"]
