@@ -28,10 +28,7 @@ import WorkerHarness
         defer { try? FileManager.default.removeItem(at: folder) }
         let results = try BenchHarness.writeJSON(run, "results.json", in: folder)
         let limits = try BenchHarness.writeJSON(thresholds, "thresholds.json", in: folder)
-        return try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            arguments: ["python3", BenchHarness.folder.appendingPathComponent("check.py").path, results,
-                        "--thresholds", limits])
+        return try await BenchHarness.check([results, "--thresholds", limits])
     }
 
     @Test func aRunThatMeetsEveryThresholdPasses() async throws {
@@ -86,6 +83,13 @@ import WorkerHarness
         #expect(first == "# first\n")
         let second = try Data(contentsOf: folder.appendingPathComponent("2026-11-25-215007-abc1234.json"))
         #expect((try JSONSerialization.jsonObject(with: second) as? [String: Any])?["run"] as? String == "second")
+    }
+
+    /// A results file gives the command as a person would type it again, quoted where a shell needs it.
+    @Test func theCommandIsTheOneToTypeAgain() async throws {
+        let result = try await BenchHarness.python(
+            "import results; print(results.command(sys.argv[1:]))", ["--only", "limit,peer", "--results", "my runs"])
+        #expect(result.output == "scripts/bench --only limit,peer --results 'my runs'\n", "\(result.output)")
     }
 
     /// A results file names the commit it measured, marked when the checkout had uncommitted changes.

@@ -14,6 +14,12 @@ enum BenchHarness {
                 + arguments)
     }
 
+    /// Runs check.py (`scripts/bench --check` on a results file) with `arguments`.
+    static func check(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", folder.appendingPathComponent("check.py").path] + arguments)
+    }
+
     /// Writes `value` as JSON into `folder/name`, returning its path.
     static func writeJSON(_ value: Any, _ name: String, in folder: URL) throws -> String {
         let file = folder.appendingPathComponent(name)
