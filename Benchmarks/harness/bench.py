@@ -6,8 +6,9 @@ This is the harness behind scripts/bench, which installs what is needed, builds,
 For each mix (fixture), variant and prefetch it resets the queues, fills the input queue with the same N events,
 runs the client until every event is processed, and measures it; the limit does the same broker work as the
 responder on each mix. Then `responder replay`, with --latency the delivery-to-ack quantiles at 50% and 90% of
-`responder run`'s measured rate, and with --soak a long run with RSS sampled every second. Writes
-bench-results/bench-TIME.{json,md} and prints the markdown.
+`responder run`'s measured rate, and with --soak a long run with RSS sampled every second. Writes the results file
+Benchmarks/results/DATE-COMMIT.{json,md} (each client's log goes to bench-results/, git-ignored), prints the
+markdown, and with --check compares the run with Benchmarks/thresholds.json.
 """
 import argparse
 import asyncio
@@ -24,10 +25,13 @@ from pathlib import Path
 import fixtures
 import latency
 import report
+import results
+from check import DEFAULT_THRESHOLDS
+from check import report as check_report
 from broker import Broker
-from build import build_responder
+from build import build_responder, checkout_revision
 from runs import drain, replay
-from variants import VARIANTS, Setup, responder_lacks
+from variants import VARIANTS, Setup, at_revision, responder_lacks
 
 
 def parse_arguments():
@@ -50,7 +54,14 @@ def parse_arguments():
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[2],
                         help="the checkout to benchmark (default: the one this file is in)")
     parser.add_argument("--build", type=Path, help="the benchmark build folder (default REPO/.build-bench)")
-    parser.add_argument("--results", type=Path, help="where reports go (default REPO/bench-results)")
+    parser.add_argument("--results", type=Path, help="where results files go (default REPO/Benchmarks/results)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also run every responder row on REV's release build (a git worktree under "
+                             ".build-bench/), in turns with this checkout's, to compare the two in one run")
+    parser.add_argument("--check", action="store_true",
+                        help="compare the run with the thresholds and exit non-zero on a regression")
+    parser.add_argument("--thresholds", type=Path, default=DEFAULT_THRESHOLDS,
+                        help="the thresholds --check uses (default Benchmarks/thresholds.json)")
     parser.add_argument("--broker-ctl", default=None, help="command prefix for rabbitmqctl (default scripts/broker ctl)")
     arguments = parser.parse_args()
     if arguments.quick:
@@ -65,8 +76,10 @@ def parse_arguments():
         parser.error(f"unknown in --only: {', '.join(sorted(unknown))}")
     if not arguments.url:
         parser.error("no broker URL: run scripts/bench, or pass --url")
+    if arguments.check and not arguments.thresholds.exists():
+        parser.error(f"--check: no thresholds file at {arguments.thresholds}")
     arguments.build = arguments.build or arguments.repo / ".build-bench"
-    arguments.results = arguments.results or arguments.repo / "bench-results"
+    arguments.results = arguments.results or arguments.repo / "Benchmarks" / "results"
     arguments.broker_ctl = arguments.broker_ctl.split() if arguments.broker_ctl else [
         str(arguments.repo / "scripts" / "broker"), "ctl"]
     return arguments
@@ -87,14 +100,21 @@ def machine_facts(broker):
 async def main():
     arguments = parse_arguments()
     started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H-%M-%SZ")
-    arguments.results.mkdir(parents=True, exist_ok=True)
-    log_dir = arguments.results / f"logs-{started}"
-    log_dir.mkdir()
+    log_dir = arguments.repo / "bench-results" / f"logs-{started}"
+    log_dir.mkdir(parents=True)
     scratch = arguments.build / "scratch"
     setup = Setup(repo=arguments.repo, build=arguments.build, url=arguments.url, events=arguments.events)
     selected = [v for v in VARIANTS if v.name in arguments.only]
     if any(v.name.startswith("responder") for v in selected) or "replay" in arguments.only or arguments.soak:
         build_responder(arguments.repo, log_dir)
+    baseline = None
+    if arguments.baseline:
+        checkout, commit = checkout_revision(arguments.repo, arguments.baseline, arguments.build)
+        build_responder(checkout, log_dir, log_name=f"swift-build-{commit}.log")
+        baseline = {"revision": arguments.baseline, "commit": commit}
+        # Each responder row's twin at the baseline runs right after it, so both meet the same load.
+        selected = [twin for v in selected
+                    for twin in ([v, at_revision(v, checkout, commit)] if v.name.startswith("responder") else [v])]
 
     mixes = {}
     for mix in arguments.mix:
@@ -104,7 +124,8 @@ async def main():
     broker = Broker(arguments.url, arguments.broker_ctl)
     await broker.open()
     broker_pid = broker.pid()
-    document = {"started": started, "events": setup.events,
+    document = {"started": started, "commit": results.commit(arguments.repo),
+                "command": results.command(sys.argv[1:]), "baseline": baseline, "events": setup.events,
                 "mixes": {mix: {"expected_updates": entry["updates"]} for mix, entry in mixes.items()},
                 "prefetch": arguments.prefetch, "repeat": arguments.repeat, "machine": machine_facts(broker),
                 "variants": {v.name: v.summary for v in selected}, "runs": [], "replay": [], "latency": [],
@@ -180,11 +201,13 @@ async def main():
     report.add_ratios(document["runs"])
     document["targets"] = report.targets(document)
     text = report.markdown(document)
-    (arguments.results / f"bench-{started}.json").write_text(json.dumps(document, indent=2) + "\n")
-    (arguments.results / f"bench-{started}.md").write_text(text)
+    written = results.write(arguments.results, document, text)
     print(text)
-    print(f"bench: wrote {arguments.results / f'bench-{started}.json'} and .md", file=sys.stderr)
-    return 0 if all(run["status"] == "ok" for run in document["runs"]) else 1
+    print(f"bench: wrote {written} and .md", file=sys.stderr)
+    status = 0 if all(run["status"] == "ok" for run in document["runs"]) else 1
+    if arguments.check:
+        status = max(status, check_report(document, json.loads(arguments.thresholds.read_text()), out=sys.stderr))
+    return status
 
 
 if __name__ == "__main__":

@@ -17,7 +17,24 @@ def release_build_command(repo):
     return None
 
 
-def build_responder(repo, log_dir):
+def checkout_revision(repo, revision, build):
+    """A git worktree of `revision` under `build` (`scripts/bench --baseline`), made once and reused: its own
+    release build stays warm between runs. Returns its folder and the revision's short commit."""
+    resolved = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "--verify", "--quiet",
+                               f"{revision}^{{commit}}"], capture_output=True, text=True)
+    if resolved.returncode != 0:
+        sys.exit(f"bench: --baseline: {revision} names no commit in {repo}")
+    commit = resolved.stdout.strip()
+    folder = build / f"baseline-{commit}"
+    if not folder.exists():
+        added = subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", str(folder.resolve()), commit],
+                               capture_output=True, text=True)
+        if added.returncode != 0:
+            sys.exit(f"bench: --baseline: git worktree add failed: {added.stderr.strip()}")
+    return folder, commit
+
+
+def build_responder(repo, log_dir, log_name="swift-build.log"):
     """Builds `responder` in release mode when this checkout has it. A failed build (or no toolchain) ends the bench
     with an error: rows of the other variants alone would read as a complete run."""
     command = release_build_command(repo) if (repo / "Dockerfile").exists() else None
@@ -25,8 +42,8 @@ def build_responder(repo, log_dir):
         return
     if shutil.which("swift") is None:
         sys.exit("bench: no swift toolchain here, so the responder cannot be built")
-    print(f"bench: building responder ({' '.join(command)})", file=sys.stderr)
-    with open(log_dir / "swift-build.log", "wb") as log:
+    print(f"bench: building responder in {repo} ({' '.join(command)})", file=sys.stderr)
+    with open(log_dir / log_name, "wb") as log:
         built = subprocess.run(command, cwd=repo, stdout=log, stderr=subprocess.STDOUT)
     if built.returncode != 0:
-        sys.exit(f"bench: the responder build failed, see {log_dir / 'swift-build.log'}")
+        sys.exit(f"bench: the responder build failed, see {log_dir / log_name}")

@@ -1,4 +1,5 @@
 """The clients the benchmark compares. Adding one is adding an entry to VARIANTS."""
+import dataclasses
 import os
 import subprocess
 import uuid
@@ -161,6 +162,18 @@ VARIANTS = [
         shards=ORDERED_SHARDS,
     ),
 ]
+
+
+def at_revision(variant, checkout, commit):
+    """`variant` as run from another checkout of the project (`scripts/bench --baseline`): the same command, on that
+    checkout's release build, in a row named VARIANT@COMMIT."""
+    def there(setup):
+        return dataclasses.replace(setup, repo=checkout)
+    return dataclasses.replace(
+        variant, name=f"{variant.name}@{commit}", summary=f"{variant.summary} (at {commit})",
+        command=lambda setup, prefetch, scratch: variant.command(there(setup), prefetch, scratch),
+        env=lambda setup: variant.env(there(setup)),
+        unavailable=lambda setup: variant.unavailable(there(setup)))
 
 
 def client_env(variant, setup):

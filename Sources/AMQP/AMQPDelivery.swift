@@ -22,6 +22,9 @@ public struct AMQPDelivery: Sendable, Hashable {
     public var deliveryTag: UInt64
     /// The consumer it was delivered to; empty for basic.get.
     public var consumerTag: String
+    /// When the client read the last frame of this delivery off the socket (basic.deliver only; `nil` for basic.get
+    /// and for deliveries made with the initializer): where a measure of the time from delivery to ack starts.
+    public var arrivalTime: ContinuousClock.Instant?
 
     /// A delivery with the given fields (for tests and tools; the client builds them from the wire).
     public init(

@@ -8,7 +8,7 @@ import DequeModule
 /// later ack with `multiple` may pass it but must not name it. Acks wait for nothing: what ``settled(_:acked:)``
 /// recorded goes out with the next ``takeAcks()``, whether or not earlier deliveries are still in flight.
 struct AckTracker: Sendable {
-    private enum Entry {
+    private enum State {
         /// Received, not settled.
         case inFlight
         /// Accepted, its ack not taken yet.
@@ -17,12 +17,21 @@ struct AckTracker: Sendable {
         case done
     }
 
+    private struct Entry {
+        var state: State
+        /// When the client read the delivery (`AMQPDelivery.arrivalTime`), if it says.
+        let arrivalTime: ContinuousClock.Instant?
+    }
+
     /// The acks that settle what was recorded since the last ``AckTracker/takeAcks()``.
     struct Acks: Equatable, Sendable {
         /// Ack every outstanding delivery up to and including this one (`multiple`), when set.
         var through: UInt64?
         /// Ack each of these alone: an earlier delivery is still in flight.
         var alone: [UInt64] = []
+        /// When the client read each delivery these acks settle, of those that say: where the time from delivery
+        /// to ack starts.
+        var arrivalTimes: [ContinuousClock.Instant] = []
 
         var isEmpty: Bool { through == nil && alone.isEmpty }
     }
@@ -32,12 +41,12 @@ struct AckTracker: Sendable {
     /// The tags marked `toAck` since the last ``takeAcks()``, in the order they were settled.
     private var toAck: [UInt64] = []
 
-    /// Records a new delivery. Delivery tags on a channel are consecutive from 1, and every delivery of the
-    /// channel must be recorded, in order.
-    mutating func received(_ tag: UInt64) {
+    /// Records a new delivery, read off the socket at `arrivalTime`. Delivery tags on a channel are consecutive
+    /// from 1, and every delivery of the channel must be recorded, in order.
+    mutating func received(_ tag: UInt64, arrivalTime: ContinuousClock.Instant? = nil) {
         if entries.isEmpty { firstTag = tag }
         precondition(tag == firstTag + UInt64(entries.count), "deliveries must be recorded in tag order")
-        entries.append(.inFlight)
+        entries.append(Entry(state: .inFlight, arrivalTime: arrivalTime))
     }
 
     /// Marks `tag` settled: accepted (`acked`, its ack to be taken with ``takeAcks()``) or rejected by a reject
@@ -45,8 +54,8 @@ struct AckTracker: Sendable {
     mutating func settled(_ tag: UInt64, acked: Bool) {
         precondition(tag >= firstTag && tag - firstTag < UInt64(entries.count), "settled a delivery that is not in flight")
         let index = Int(tag - firstTag)
-        precondition(entries[index] == .inFlight, "settled a delivery twice")
-        entries[index] = acked ? .toAck : .done
+        precondition(entries[index].state == .inFlight, "settled a delivery twice")
+        entries[index].state = acked ? .toAck : .done
         if acked { toAck.append(tag) }
     }
 
@@ -54,14 +63,19 @@ struct AckTracker: Sendable {
     /// one `multiple` ack through its last accepted delivery, every other accepted delivery alone.
     mutating func takeAcks() -> Acks {
         var acks = Acks()
-        while let first = entries.first, first != .inFlight {
-            if first == .toAck { acks.through = firstTag }
+        while let first = entries.first, first.state != .inFlight {
+            if first.state == .toAck {
+                acks.through = firstTag
+                if let arrivalTime = first.arrivalTime { acks.arrivalTimes.append(arrivalTime) }
+            }
             entries.removeFirst()
             firstTag += 1
         }
         for tag in toAck where tag >= firstTag {
-            entries[Int(tag - firstTag)] = .done
+            let index = Int(tag - firstTag)
+            entries[index].state = .done
             acks.alone.append(tag)
+            if let arrivalTime = entries[index].arrivalTime { acks.arrivalTimes.append(arrivalTime) }
         }
         toAck.removeAll(keepingCapacity: true)
         return acks

@@ -1,30 +1,35 @@
 import AMQP
+import Metrics
+import Responder
 import Synchronization
 
 /// Settles the inputs of one channel: rejects at once; acks what was accepted when asked to (``sendAcks()``), the
 /// settled prefix with one `multiple` ack and every input accepted behind an unsettled one alone, so no input's
-/// ack waits for another input.
+/// ack waits for another input. Times each acked input from the socket read of its delivery to its ack handed to
+/// the connection (`MetricDescription.endToEndDuration`).
 final class Acknowledger: Sendable {
     private let channel: AMQPChannel
     private let tracker = Mutex(AckTracker())
+    private let endToEnd = Timer(label: MetricDescription.endToEndDuration.name, preferredDisplayUnit: .seconds)
 
     init(channel: AMQPChannel) {
         self.channel = channel
     }
 
     /// Records a delivery as it arrives, before anything can settle it.
-    func received(_ tag: UInt64) {
-        tracker.withLock { $0.received(tag) }
+    func received(_ delivery: AMQPDelivery) {
+        tracker.withLock { $0.received(delivery.deliveryTag, arrivalTime: delivery.arrivalTime) }
     }
 
     /// Rejects `tag` without requeueing: the input queue's dead-letter exchange takes the message as the broker
     /// holds it. Sends the acks waiting in the tracker too.
     func deadLetterThroughBroker(_ tag: UInt64) throws(AMQPError) {
-        try tracker.withLock { tracker throws(AMQPError) in
+        let sent = try tracker.withLock { tracker throws(AMQPError) in
             try channel.reject(deliveryTag: tag, requeue: false)
             tracker.settled(tag, acked: false)
-            try send(tracker.takeAcks())
+            return try send(tracker.takeAcks())
         }
+        time(sent)
     }
 
     /// Records `tag` accepted, to be acked by the next ``sendAcks()``, or rejects it back to the queue for
@@ -45,11 +50,20 @@ final class Acknowledger: Sendable {
     func sendAcks() throws(AMQPError) {
         // Under the lock, so acks leave in the order the tracker produced them: a `multiple` ack must not overtake
         // an ack alone of a tag it passes.
-        try tracker.withLock { tracker throws(AMQPError) in try send(tracker.takeAcks()) }
+        time(try tracker.withLock { tracker throws(AMQPError) in try send(tracker.takeAcks()) })
     }
 
-    private func send(_ acks: AckTracker.Acks) throws(AMQPError) {
+    /// Hands the acks to the connection; returns when the deliveries they settle were read.
+    private func send(_ acks: AckTracker.Acks) throws(AMQPError) -> [ContinuousClock.Instant] {
         if let through = acks.through { try channel.ack(deliveryTag: through, multiple: true) }
         for tag in acks.alone { try channel.ack(deliveryTag: tag, multiple: false) }
+        return acks.arrivalTimes
+    }
+
+    /// Records the time from each delivery's read to now, once its ack is with the connection (outside the lock).
+    private func time(_ arrivalTimes: [ContinuousClock.Instant]) {
+        guard !arrivalTimes.isEmpty else { return }
+        let now = ContinuousClock.now
+        for arrivalTime in arrivalTimes { endToEnd.recordNanoseconds((now - arrivalTime).nanoseconds) }
     }
 }

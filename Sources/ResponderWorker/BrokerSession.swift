@@ -203,7 +203,7 @@ final class BrokerSession: Sendable {
                     for (deliveries, input) in consumers {
                         intakes.addTask {
                             for try await delivery in deliveries {
-                                input.acks.received(delivery.deliveryTag)
+                                input.acks.received(delivery)
                                 if !self.receivedInput.load(ordering: .relaxed) {
                                     self.receivedInput.store(true, ordering: .relaxed)
                                 }
@@ -412,14 +412,12 @@ final class BrokerSession: Sendable {
             sent.append(ObjectIdentifier(acks))
             try acks.sendAcks()
         }
-        let now = ContinuousClock.now
         for settlement in settlements {
             if let tracing, let span = settlement.received.intake.span {
                 tracing.finish(span, outcome: settlement.outcome, reason: settlement.reason)
             }
             metrics.record(settlement.outcome)
             if let reason = settlement.reason { metrics.deadLettered(reason: reason.rawValue) }
-            metrics.endToEnd.recordNanoseconds((now - settlement.received.intake.received).nanoseconds)
             metrics.inFlight.decrement()
         }
     }

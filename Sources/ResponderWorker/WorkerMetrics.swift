@@ -19,7 +19,6 @@ struct WorkerMetrics: Sendable {
     }
 
     private let outcomes: [Outcome: Counter]
-    let endToEnd = Timer(label: MetricDescription.endToEndDuration.name, preferredDisplayUnit: .seconds)
     let inFlight = Meter(label: MetricDescription.inFlight.name)
     let reconnects = Counter(label: MetricDescription.reconnects.name)
     let blocked = Gauge(label: MetricDescription.brokerBlocked.name)

@@ -14,13 +14,11 @@ import WorkerHarness
         // No package there: swift fails at once, as a build that does not link would after a while.
         try "RUN swift build -c release --package-path /nonexistent-package\n".write(
             to: repo.appendingPathComponent("Dockerfile"), atomically: true, encoding: .utf8)
-        let harness = Paths.root.appendingPathComponent("Benchmarks/harness")
         let script = """
-            import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import build
-            build.build_responder(Path(sys.argv[2]), Path(sys.argv[2])); print("bench: went on")
+            from pathlib import Path; import build
+            build.build_responder(Path(sys.argv[1]), Path(sys.argv[1])); print("bench: went on")
             """
-        let result = try await ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", script, harness.path, repo.path])
+        let result = try await BenchHarness.python(script, [repo.path])
         #expect(result.status != 0, "\(result.output)")
         #expect(result.output.contains("bench: the responder build failed"), "\(result.output)")
         #expect(!result.output.contains("bench: went on"), "\(result.output)")

@@ -21,6 +21,24 @@ import Testing
         #expect(tracker.takeAcks().isEmpty)
     }
 
+    /// Each ack pass gives the read times of exactly the deliveries it acks, once each, whether in the `multiple`
+    /// prefix or alone, and none of a rejected one: what the delivery-to-ack histogram records.
+    @Test func eachAckPassGivesTheArrivalTimesOfTheDeliveriesItAcks() {
+        let start = ContinuousClock.now
+        func arrival(_ tag: UInt64) -> ContinuousClock.Instant { start + .milliseconds(Int(tag)) }
+        var tracker = AckTracker()
+        for tag in UInt64(1)...5 { tracker.received(tag, arrivalTime: arrival(tag)) }
+        tracker.settled(2, acked: true)
+        tracker.settled(4, acked: true)
+        #expect(tracker.takeAcks() == Acks(alone: [2, 4], arrivalTimes: [arrival(2), arrival(4)]))
+        tracker.settled(3, acked: false)
+        tracker.settled(1, acked: true)
+        // The prefix 1 to 4: 1 is acked now, 2 and 4 were already, 3 was rejected.
+        #expect(tracker.takeAcks() == Acks(through: 1, arrivalTimes: [arrival(1)]))
+        tracker.settled(5, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 5, arrivalTimes: [arrival(5)]))
+    }
+
     @Test func aDeliveryBehindAnUnsettledOneIsAckedAloneAtOnce() {
         var tracker = tracker(receiving: 1...5)
         tracker.settled(3, acked: true)

@@ -133,7 +133,10 @@ extension ConnectionStateMachine {
         }
         switch message.purpose {
         case .delivery:
-            deliver(message.delivery, on: channel, into: &actions)
+            // The one clock read per delivery, as its last frame is taken from this read pass.
+            var delivery = message.delivery
+            delivery.arrivalTime = .now
+            deliver(delivery, on: channel, into: &actions)
         case .get:
             completeFirstCall(of: channel, with: .got(message.delivery), into: &actions)
         case .returned(let replyCode, let replyText):

@@ -21,7 +21,7 @@ extension MetricDescription {
         meaning: "time spent in handlers, by `tier`: `extension`, `delegate`")
     package static let endToEndDuration = MetricDescription(
         name: "responder_end_to_end_duration_seconds", kind: .histogram, labels: [],
-        meaning: "from delivery to acknowledgement")
+        meaning: "from the socket read of a delivery to its ack handed to the connection")
     package static let inFlight = MetricDescription(
         name: "responder_in_flight_events", kind: .gauge, labels: [], meaning: "inputs received and not yet settled")
     package static let reconnects = MetricDescription(

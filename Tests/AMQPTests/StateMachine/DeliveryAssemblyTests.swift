@@ -31,16 +31,32 @@ struct DeliveryAssemblyTests {
         #expect(batch[1].body.isEmpty && batch[1].bodySize == 0)
     }
 
+    @Test("a delivery carries when its last frame was read, not its method frame: where delivery-to-ack starts")
+    func arrivalTime() async throws {
+        var driver = StateMachineDriver()
+        let link = try driver.openChannel()
+        let stream = try driver.consume(tag: "c1", on: link)
+        _ = driver.beginDelivery(bodySize: 2, tag: 1, to: "c1", on: link.id)
+        _ = driver.receiveBody([1], on: link.id)
+        // Apart by more than the clock's resolution from the frames before: only the last frame's read is later.
+        try await Task.sleep(for: .milliseconds(2))
+        let beforeLastFrame = ContinuousClock.now
+        _ = driver.receiveBody([2], on: link.id)
+        let afterLastFrame = ContinuousClock.now
+        _ = driver.handOverDeliveries()
+
+        var deliveries = stream.makeAsyncIterator()
+        let batch = try #require(await deliveries.next()).get()
+        let arrivalTime = try #require(batch.first?.arrivalTime)
+        #expect(arrivalTime >= beforeLastFrame && arrivalTime <= afterLastFrame)
+    }
+
     @Test("a body frame larger than announced gives the announced bytes; frames after the end are dropped")
     func bodyLargerThanAnnounced() async throws {
         var driver = StateMachineDriver()
         let link = try driver.openChannel()
         let stream = try driver.consume(tag: "c1", on: link)
-        _ = driver.receive(
-            .method(
-                channel: link.id,
-                .deliver(AMQPDelivery(body: [], exchange: "", routingKey: "q", deliveryTag: 1, consumerTag: "c1"))))
-        _ = driver.receive(.header(channel: link.id, properties: BasicProperties(), bodySize: 3))
+        _ = driver.beginDelivery(bodySize: 3, tag: 1, to: "c1", on: link.id)
         #expect(driver.receiveBody([1, 2, 3, 4, 5, 6], on: link.id).isEmpty)
         #expect(driver.receiveBody([7, 8], on: link.id).isEmpty)
         _ = driver.deliver([9], tag: 2, to: "c1", on: link.id)

@@ -76,16 +76,23 @@ struct StateMachineDriver {
         return deliveries
     }
 
-    /// The method, content header and body frames of one message to a consumer.
-    mutating func deliver(
-        _ body: [UInt8], tag deliveryTag: UInt64, to consumerTag: String, on channel: UInt16
+    /// The method and content header frames of one message to a consumer, its body of `bodySize` bytes to come.
+    mutating func beginDelivery(
+        bodySize: Int, tag deliveryTag: UInt64, to consumerTag: String, on channel: UInt16
     ) -> [ConnectionAction] {
-        var actions = receive(
+        receive(
             .method(
                 channel: channel,
                 .deliver(
                     AMQPDelivery(body: [], exchange: "", routingKey: "q", deliveryTag: deliveryTag, consumerTag: consumerTag))))
-        actions += receive(.header(channel: channel, properties: BasicProperties(), bodySize: UInt64(body.count)))
+            + receive(.header(channel: channel, properties: BasicProperties(), bodySize: UInt64(bodySize)))
+    }
+
+    /// The method, content header and body frames of one message to a consumer.
+    mutating func deliver(
+        _ body: [UInt8], tag deliveryTag: UInt64, to consumerTag: String, on channel: UInt16
+    ) -> [ConnectionAction] {
+        var actions = beginDelivery(bodySize: body.count, tag: deliveryTag, to: consumerTag, on: channel)
         if !body.isEmpty {
             actions += receiveBody(body, on: channel)
         }

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Compares a run's results with Benchmarks/thresholds.json and says which row missed, by how much.
+
+    python3 Benchmarks/harness/check.py Benchmarks/results/DATE-COMMIT.json [--thresholds FILE]
+
+`scripts/bench --check` does the same for the run it has just made. Thresholds are ratios to the limit measured in
+the same run (which makes them hold on another machine) and client CPU per event; a row the thresholds name and the
+run did not measure, or measured as failed, is a miss too: a check that nothing was compared with must not pass.
+Needs no aio-pika, so the suite runs it with the system's Python (BenchResultsTests).
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEFAULT_THRESHOLDS = Path(__file__).resolve().parents[1] / "thresholds.json"
+
+
+def _short(measured, bound, unit=""):
+    return f"{bound - measured:.2f}{unit} short ({(bound - measured) / bound:.0%})"
+
+
+def _over(measured, bound, unit=""):
+    return f"{measured - bound:.2f}{unit} over ({(measured - bound) / bound:.0%})"
+
+
+def _measured(run, name, found, how=""):
+    """The run when it was measured and is ok; otherwise notes the miss in `found` and returns None."""
+    if run is None:
+        found.append(f"{name}: not measured in this run{how}")
+    elif run["status"] != "ok":
+        found.append(f"{name}: {run['status']}: {run.get('why')}")
+    else:
+        return run
+    return None
+
+
+def misses(document, thresholds):
+    """One line per threshold the run misses; empty when it meets them all."""
+    found = []
+    runs = {(run["mix"], run["variant"], run["prefetch"]): run for run in document.get("runs", [])}
+    for row in thresholds.get("rows", []):
+        prefetch = row.get("prefetch", thresholds.get("prefetch"))
+        name = f"{row['mix']} {row['variant']} prefetch {prefetch}"
+        if (run := _measured(runs.get((row["mix"], row["variant"], prefetch)), name, found)) is None:
+            continue
+        if (least := row.get("min_vs_limit")) is not None:
+            ratio = run.get("events_per_s_vs_limit")
+            if ratio is None:
+                found.append(f"{name}: no limit row on this mix and prefetch to take the ratio to")
+            elif ratio < least:
+                found.append(f"{name}: {ratio:.3f} of the limit, threshold {least}: {_short(ratio, least)}")
+        if (most := row.get("max_client_cpu_us_per_event")) is not None:
+            cpu = run["client_cpu_us_per_event"]
+            if cpu > most:
+                found.append(f"{name}: {cpu} µs client CPU per event, threshold {most}: {_over(cpu, most, ' µs')}")
+    latency = {run["load"]: run for run in document.get("latency", [])}
+    for row in thresholds.get("latency", []):
+        name = f"delivery-to-ack at {row['load']:.0%} load"
+        if (run := _measured(latency.get(row["load"]), name, found, " (scripts/bench --latency)")) is None:
+            continue
+        for quantile in ("p50_ms", "p99_ms", "p99.9_ms"):
+            if (most := row.get(f"max_{quantile}")) is not None and run[quantile] > most:
+                found.append(f"{name}: {quantile[:-3]} {run[quantile]} ms, threshold {most} ms: "
+                             f"{_over(run[quantile], most, ' ms')}")
+    return found
+
+
+def report(document, thresholds, out=sys.stdout):
+    """Prints the verdict; returns the exit status (1 on any miss)."""
+    found = misses(document, thresholds)
+    for line in found:
+        print(f"bench: regression: {line}", file=out)
+    if not found:
+        print(f"bench: the run meets all {len(thresholds.get('rows', [])) + len(thresholds.get('latency', []))} "
+              "thresholds", file=out)
+    return 1 if found else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path, help="a results file (Benchmarks/results/*.json)")
+    parser.add_argument("--thresholds", type=Path, default=DEFAULT_THRESHOLDS,
+                        help="the thresholds (default Benchmarks/thresholds.json)")
+    arguments = parser.parse_args()
+    return report(json.loads(arguments.results.read_text()), json.loads(arguments.thresholds.read_text()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import WorkerHarness
+
+/// scripts/bench writes each run as a dated results file under Benchmarks/results/, and `--check` compares a run
+/// with Benchmarks/thresholds.json: a regression must fail it, naming the row and by how much it missed.
+@Suite struct BenchResultsTests {
+    /// A run as the harness's JSON holds it: one row of each kind the thresholds can name.
+    static var run: [String: Any] { [
+        "runs": [
+            row("redgreen", "limit", vsLimit: 1.0, cpu: 8.2),
+            row("redgreen", "responder", vsLimit: 0.24, cpu: 90.0),
+            row("redgreen", "responder-memory", vsLimit: 0.6, cpu: 52.5),
+            row("every-update", "responder", vsLimit: 0.5, cpu: 100.0),
+            ["mix": "every-update", "variant": "responder-memory", "prefetch": 200, "status": "failed",
+             "why": "stalled at 10 of 20 expected outputs"],
+        ],
+        "latency": [["load": 0.5, "status": "ok", "p50_ms": 4.0, "p99_ms": 29.4, "p99.9_ms": 45.0]],
+    ] }
+
+    static func row(_ mix: String, _ variant: String, vsLimit: Double, cpu: Double) -> [String: Any] {
+        ["mix": mix, "variant": variant, "prefetch": 200, "status": "ok", "events_per_s_vs_limit": vsLimit,
+         "client_cpu_us_per_event": cpu]
+    }
+
+    static func check(_ thresholds: [String: Any]) async throws -> (status: Int32, output: String) {
+        let folder = try Paths.temporaryFolder("bench-check")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let results = try BenchHarness.writeJSON(run, "results.json", in: folder)
+        let limits = try BenchHarness.writeJSON(thresholds, "thresholds.json", in: folder)
+        return try await BenchHarness.check([results, "--thresholds", limits])
+    }
+
+    @Test func aRunThatMeetsEveryThresholdPasses() async throws {
+        let result = try await Self.check([
+            "prefetch": 200,
+            "rows": [["mix": "redgreen", "variant": "responder", "min_vs_limit": 0.2, "max_client_cpu_us_per_event": 100]],
+            "latency": [["load": 0.5, "max_p99_ms": 40, "max_p99.9_ms": 50]],
+        ])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("meets all 2 thresholds"), "\(result.output)")
+    }
+
+    @Test func eachMissedThresholdFailsTheCheckAndSaysByHowMuch() async throws {
+        let result = try await Self.check([
+            "prefetch": 200,
+            "rows": [
+                ["mix": "redgreen", "variant": "responder", "min_vs_limit": 0.3],
+                ["mix": "redgreen", "variant": "responder-memory", "min_vs_limit": 0.5, "max_client_cpu_us_per_event": 50],
+                ["mix": "every-update", "variant": "responder", "min_vs_limit": 0.4, "max_client_cpu_us_per_event": 120],
+                ["mix": "every-update", "variant": "responder-memory", "min_vs_limit": 0.5],
+                ["mix": "every-update", "variant": "responder-postgres", "min_vs_limit": 0.2],
+            ],
+            "latency": [["load": 0.5, "max_p99_ms": 20], ["load": 0.9, "max_p99_ms": 80]],
+        ])
+        #expect(result.status == 1, "\(result.output)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "bench: regression: redgreen responder prefetch 200: 0.240 of the limit, threshold 0.3: 0.06 short (20%)",
+            "bench: regression: redgreen responder-memory prefetch 200: 52.5 µs client CPU per event, threshold 50: "
+                + "2.50 µs over (5%)",
+            "bench: regression: every-update responder-memory prefetch 200: failed: stalled at 10 of 20 expected outputs",
+            "bench: regression: every-update responder-postgres prefetch 200: not measured in this run",
+            "bench: regression: delivery-to-ack at 50% load: p99 29.4 ms, threshold 20 ms: 9.40 ms over (47%)",
+            "bench: regression: delivery-to-ack at 90% load: not measured in this run (scripts/bench --latency)",
+        ])
+    }
+
+    /// Two runs of one commit on one day both stay: the second gets the time in its name.
+    @Test func resultsFilesAreNamedByDayAndCommitAndNeverOverwritten() async throws {
+        let folder = try Paths.temporaryFolder("bench-results")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = """
+            import json; from pathlib import Path; import results
+            for run in ("first", "second"):
+                document = {"started": "2026-11-25T21-50-07Z", "commit": "abc1234", "run": run}
+                print(results.write(Path(sys.argv[1]), document, f"# {run}\\n").name)
+            """
+        let result = try await BenchHarness.python(script, [folder.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.split(separator: "\n") == ["2026-11-25-abc1234.json", "2026-11-25-215007-abc1234.json"])
+        let first = try String(contentsOf: folder.appendingPathComponent("2026-11-25-abc1234.md"), encoding: .utf8)
+        #expect(first == "# first\n")
+        let second = try Data(contentsOf: folder.appendingPathComponent("2026-11-25-215007-abc1234.json"))
+        #expect((try JSONSerialization.jsonObject(with: second) as? [String: Any])?["run"] as? String == "second")
+    }
+
+    /// A results file gives the command as a person would type it again, quoted where a shell needs it.
+    @Test func theCommandIsTheOneToTypeAgain() async throws {
+        let result = try await BenchHarness.python(
+            "import results; print(results.command(sys.argv[1:]))", ["--only", "limit,peer", "--results", "my runs"])
+        #expect(result.output == "scripts/bench --only limit,peer --results 'my runs'\n", "\(result.output)")
+    }
+
+    /// A results file names the commit it measured, marked when the checkout had uncommitted changes.
+    @Test func theCommitIsMarkedDirtyWithUncommittedChanges() async throws {
+        let repo = try Paths.temporaryFolder("bench-commit")
+        defer { try? FileManager.default.removeItem(at: repo) }
+        let script = """
+            import subprocess; from pathlib import Path; import results
+            repo = sys.argv[1]
+            git = lambda *a: subprocess.run(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", *a], check=True, capture_output=True)
+            git("init", "-q"); Path(repo, "f").write_text("1"); git("add", "f"); git("commit", "-qm", "f")
+            head = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+            print(results.commit(Path(repo)) == head)
+            Path(repo, "f").write_text("2")
+            print(results.commit(Path(repo)) == head + "-dirty")
+            """
+        let result = try await BenchHarness.python(script, [repo.path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output == "True\nTrue\n", "\(result.output)")
+    }
+}
