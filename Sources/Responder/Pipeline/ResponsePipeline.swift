@@ -125,8 +125,9 @@ public struct ResponsePipeline: Sendable {
         do {
             for _ in 0...configuration.maxConflictRetries {
                 switch try await storeCall({
-                    try await store.load(
-                        requestIdentifier: input.requestIdentifier, source: input.event.source, eventID: input.event.id)
+                    try await store.load([
+                        StateLoad(requestIdentifier: input.requestIdentifier, source: input.event.source, eventID: input.event.id)
+                    ])[0].get()
                 }) {
                 case .processed(let outputs):
                     return .completed(outputs: outputs, disposition: .deduplicated)
@@ -149,7 +150,7 @@ public struct ResponsePipeline: Sendable {
                     let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
                     let commit = StateCommit(
                         inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
-                    let result = try await traced("commit", { try await storeCall { try await store.commit(commit) } })
+                    let result = try await traced("commit", { try await storeCall { try await store.commit([commit])[0].get() } })
                     storeFailures.worked()
                     switch result {
                     case .committed:
