@@ -40,7 +40,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let logger = bootstrapLogging(level: try Settings.replayLogLevel.resolve(logLevel, environment))
         try ReadableFile.check(fixture, as: "FIXTURE")
         let expect = try Settings.expect.resolveOptional(self.expect, environment)
-        // As many notifications at once as `run` handles, so the store's group commit gets batches as large.
+        // As many notifications' handlers at once within a batch as `run` runs.
         let concurrency = try Settings.concurrency.resolve(self.concurrency, environment)
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
         let state = try await handlers.openStore(environment, logger: logger)

@@ -1,7 +1,7 @@
 import PostgresNIO
 import Responder
 
-/// ``PostgresStateStore/load(requestIdentifier:source:eventID:)``'s query for a group of loads, prepared once per
+/// ``PostgresStateStore/load(_:)``'s query for a group of loads, prepared once per
 /// connection: for each (notification, source, event) triple, numbered from 1, the notification and stored outputs
 /// of the inbox entry the event matches (its own, else one of its id and the empty source, stored before the inbox
 /// knew sources), and the notification's columns (all null when it is not stored). One row per triple, duplicates

@@ -8,9 +8,24 @@ extension PostgresStateStore {
     /// The most times a statement that failed on a serialization failure or a deadlock is run.
     static let attempts = 5
 
-    /// The most commits one batch of the group commit takes, and the most loads one query reads: enough that a full
-    /// prefetch is a few round trips, few enough that a batch is a short transaction holding few row locks.
+    /// The most commits one transaction takes, and the most loads one query reads: enough that a full prefetch is a
+    /// few round trips, few enough that a transaction is short and holds few row locks.
     static let maximumBatch = 64
+
+    /// The positions of `commits` in the waves they are written in: wave n holds the (n + 1)th commit of each
+    /// notification, in the batch's order, so a wave's transaction holds at most one commit per notification and
+    /// its order of locks (``write(_:on:within:logger:)``) need not keep a notification's commits in order.
+    static func waves(of commits: [StateCommit]) -> [[Int]] {
+        var counts: [String: Int] = [:]
+        var waves: [[Int]] = []
+        for (index, commit) in commits.enumerated() {
+            let wave = counts[commit.inboxEntry.requestIdentifier, default: 0]
+            counts[commit.inboxEntry.requestIdentifier] = wave + 1
+            if wave == waves.count { waves.append([]) }
+            waves[wave].append(index)
+        }
+        return waves
+    }
 
     /// Runs `body` on the pool (``operation(on:within:_:)``) within the store's timeout unless `bounded` is false.
     func operation<Result: Sendable>(
@@ -51,8 +66,7 @@ extension PostgresStateStore {
         }
     }
 
-    /// The result of each commit of `batch`, written by one statement in one transaction (``CommitBatch``): the
-    /// group commit's write (``GroupCommit``). A serialization failure or a deadlock runs the whole batch again; a
+    /// The result of each commit of `batch`, written by one statement in one transaction (``CommitBatch``). A serialization failure or a deadlock runs the whole batch again; a
     /// lost connection or a server in trouble gives every commit of it ``StateStoreUnavailable``, and since the
     /// transaction may have committed before its answer was lost, the commits' retries find their events in the
     /// inbox. A statement that fails for another reason (a value of one commit the server refuses) rolls the
@@ -101,7 +115,7 @@ extension PostgresStateStore {
         }
     }
 
-    /// The snapshot of each load of `keys`, read by one query (``LoadEvents``): the group load's serve. A failure of
+    /// The snapshot of each load of `keys`, read by one query (``LoadEvents``). A failure of
     /// the query (connection or server trouble becomes ``StateStoreUnavailable``) is every load's; stored bytes that
     /// do not decode fail only their own load.
     static func load(

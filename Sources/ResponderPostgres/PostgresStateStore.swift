@@ -11,16 +11,16 @@ import ServiceLifecycle
 /// atomically, guarded by optimistic concurrency on the notification's version, and a redelivered event gets its
 /// stored outputs byte for byte.
 ///
-/// Loads are grouped as commits are: the loads that arrive while one group's query runs are read together by the next
-/// (``LoadEvents``, one round trip for up to 64 events).
+/// A batch of loads is read by one query (``LoadEvents``, one round trip for up to 64 events).
 ///
-/// Commits are grouped (``GroupCommit``): the commits that arrive while a batch is being written go together in
-/// the next one, at most 64, and one call of the schema's `commit_events` function (a prepared statement: one
-/// round trip) writes the batch in one transaction. Within it each commit is checked and written in turn exactly
+/// A batch of commits is written by one call of the schema's `commit_events` function (a prepared statement: one
+/// round trip, at most 64 commits) in one transaction. Within it each commit is checked and written in turn exactly
 /// as it would be alone: its inbox row first, then the notification if its version is still the loaded one (a
 /// conflict takes the inbox row back), so a duplicate or a conflict of one event leaves the others of the batch
-/// alone, and a later commit sees what an earlier one wrote. Each caller gets its result once the batch's
-/// transaction committed. Under READ COMMITTED an inbox insert that meets another worker's uncommitted insert of
+/// alone. A batch that holds several commits of one notification is written in waves, one round trip each: the
+/// first commit of every notification, then the second of those whose first committed, and so on (the rule of
+/// ``StateStore/commit(_:)``). Each commit's result is given once its transaction committed. Under READ COMMITTED
+/// an inbox insert that meets another worker's uncommitted insert of
 /// the same event (a redelivery racing the original) waits for it and then yields: the inbox's primary key makes
 /// that the single point where one of them wins, and the loser answers with the winner's outputs,
 /// `alreadyProcessed`, one effect. That also makes a batch whose outcome was lost with its connection safe to
@@ -42,8 +42,6 @@ public final class PostgresStateStore: StateStore, Service {
     let client: PostgresClient
     let timeout: Duration
     let logger: Logger
-    private let groupCommit: GroupCommit
-    private let groupLoad: GroupLoad
 
     /// A store on the server of `url`, whose schema must be migrated (``migrate(_:logger:)``, which
     /// ``checkSchema(_:logger:)`` checks). Nothing connects
@@ -65,12 +63,6 @@ public final class PostgresStateStore: StateStore, Service {
         let client = PostgresClient(
             configuration: url.clientConfiguration(statementTimeout: timeout), backgroundLogger: logger)
         self.client = client
-        groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in
-            await Self.write(batch, on: client, within: timeout, logger: logger)
-        }
-        groupLoad = GroupLoad(maximumGroup: Self.maximumBatch) { keys in
-            await Self.load(keys, on: client, within: timeout, logger: logger)
-        }
     }
 
     /// Applies the migrations `url`'s schema lacks, under an advisory lock (workers starting together apply them
@@ -104,12 +96,33 @@ public final class PostgresStateStore: StateStore, Service {
         await client.run()
     }
 
-    public func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-        try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, source: source, eventID: eventID))
+    /// Reads the loads 64 at a time, one query each.
+    public func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] {
+        var snapshots: [Result<StateSnapshot, any Error>] = []
+        snapshots.reserveCapacity(loads.count)
+        for start in stride(from: 0, to: loads.count, by: Self.maximumBatch) {
+            let group = Array(loads[start..<min(start + Self.maximumBatch, loads.count)])
+            snapshots += await Self.load(group, on: client, within: timeout, logger: logger)
+        }
+        return snapshots
     }
 
-    public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        try await groupCommit(commit)
+    /// Writes the commits in waves, at most 64 commits a transaction (see the type's discussion).
+    public func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+        var results = [Result<CommitResult, any Error>](repeating: .success(.versionConflict), count: commits.count)
+        var chains = CommitChains()
+        for wave in Self.waves(of: commits) {
+            let written = wave.filter { chains.mayWrite(commits[$0]) }
+            for start in stride(from: 0, to: written.count, by: Self.maximumBatch) {
+                let group = written[start..<min(start + Self.maximumBatch, written.count)]
+                let answered = await Self.write(group.map { commits[$0] }, on: client, within: timeout, logger: logger)
+                for (index, result) in zip(group, answered) {
+                    results[index] = result
+                    chains.record(result, of: commits[index])
+                }
+            }
+        }
+        return results
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {

@@ -23,12 +23,13 @@ import WorkerHarness
         nonisolated var inboxRetention: Duration { inner.inboxRetention }
         nonisolated var notificationRetention: Duration { inner.notificationRetention }
 
-        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-            try await inner.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] {
+            try await inner.load(loads)
         }
 
-        func commit(_ commit: StateCommit) async throws -> CommitResult {
-            if interferences > 0, let theirs = commit.notification {
+        func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+            for commit in commits {
+                guard interferences > 0, let theirs = commit.notification else { continue }
                 interferences -= 1
                 counter += 1
                 var other = theirs
@@ -37,7 +38,7 @@ import WorkerHarness
                     processedAt: .now)
                 #expect(try await inner.commit(StateCommit(inboxEntry: entry, notification: other)) == .committed)
             }
-            return try await inner.commit(commit)
+            return try await inner.commit(commits)
         }
 
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {

@@ -65,7 +65,7 @@ import WorkerHarness
         let record = NotificationRecord(
             requestIdentifier: "note-1", categoryIdentifier: "photo-category", actions: [],
             handlerStates: ["test-extension": Array(#"{"taps":"many"}"#.utf8)])
-        _ = await store.commit(
+        _ = try await store.commit(
             StateCommit(
                 inboxEntry: InboxEntry(source: "/tests", eventID: "seed", requestIdentifier: "note-1", outputs: [], processedAt: .now),
                 notification: record))

@@ -23,14 +23,18 @@ import WorkerHarness
 
         func comeBack() { isDown = false }
 
-        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
-        }
-        func commit(_ commit: StateCommit) async throws -> CommitResult {
-            if isDown || alwaysDown.contains(commit.inboxEntry.eventID) {
-                throw StateStoreUnavailable(reason: "the test's outage")
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
+        func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+            if isDown { throw StateStoreUnavailable(reason: "the test's outage") }
+            var results: [Result<CommitResult, any Error>] = []
+            for commit in commits {
+                guard !alwaysDown.contains(commit.inboxEntry.eventID) else {
+                    results.append(.failure(StateStoreUnavailable(reason: "the test's outage")))
+                    continue
+                }
+                results += await memory.commit([commit])
             }
-            return await memory.commit(commit)
+            return results
         }
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
             await memory.notification(requestIdentifier)

@@ -2,6 +2,7 @@ import Foundation
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
 /// The inbox is keyed by event source and id, as CloudEvents makes an id unique per source only: checked on every
 /// store alike, as StateStoreConformanceTests does.

@@ -18,7 +18,7 @@ import WorkerHarness
         let pruning = Task { await store.runPruning(every: .milliseconds(10), logger: CapturingLogHandler.logger().0) }
         while true {
             let notification = await store.notification("n")
-            let entry = await store.load(requestIdentifier: "n", source: "/tests", eventID: "e1")
+            let entry = try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e1")
             if notification == nil, entry == .unprocessed(nil) { break }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -70,6 +70,27 @@ import WorkerHarness
         #expect(summary.updated == 5 && summary.outputs == 5 && summary.events == 5)
     }
 
+    /// A fixture longer than a batch: each notification's events go on across batches from the state the last batch
+    /// left, a line that is no delivery is reported in its place, and the outputs keep the input order.
+    @Test func aFixtureLongerThanABatchGoesOnFromBatchToBatchInOrder() async throws {
+        let directory = try TemporaryDirectory()
+        var lines = (0..<600).map { n in line(Events.response(id: "e\(n)", request: "note-\(n % 3)")) }
+        lines.insert("not a delivery", at: 300)
+        let url = try fixture(lines, in: directory)
+        let counter = TestExtension(actionSets: { state in [[NotificationAction(identifier: "taps-\(state.taps)", title: "")]] })
+        let (outputs, problems, summary) = try await replay(url, extension: counter)
+        let updates = try outputs.map {
+            try EventCodec.decodeActionSetUpdateEvent(EventCodec.decodeFixtureLine(Array($0.utf8)).bodyBytes).data
+        }
+        let expected = (0..<600).map { n -> [String] in ["e\(n)", "taps-\(n / 3 + 1)", "\(n / 3 + 1)"] }
+        let got = updates.map { update -> [String] in
+            [update.causationId, update.actions.first?.identifier ?? "", "\(update.version)"]
+        }
+        #expect(got == expected)
+        #expect(problems.map(\.line) == [301])
+        #expect(summary.updated == 600 && summary.deadLettered == 1)
+    }
+
     /// A hand-written fixture of bare events (no delivery around them) says so, instead of naming a missing key.
     @Test func aBareCloudEventOnALineSaysWhatALineIs() async throws {
         let directory = try TemporaryDirectory()

@@ -74,7 +74,7 @@ import WorkerHarness
         #expect(outcome.disposition == .ignored)
         #expect(outcome.outputs.isEmpty)
         #expect(handler.journal.entries.isEmpty && delegate.journal.entries.isEmpty)
-        #expect(await store.load(requestIdentifier: "plain-1", source: "/tests", eventID: "e1") == .unprocessed(nil))
+        #expect(try await store.load(requestIdentifier: "plain-1", source: "/tests", eventID: "e1") == .unprocessed(nil))
     }
 
     @Test func dismissOfAnUnregisteredCategoryIsIgnored() async throws {

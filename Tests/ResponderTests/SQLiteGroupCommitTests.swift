@@ -3,8 +3,9 @@ import GRDB
 import NotificationEvents
 import Responder
 import Testing
+import WorkerHarness
 
-/// Commits that arrive together share transactions, and each still gets exactly the result it would get alone.
+/// The commits of a batch share transactions, and each still gets exactly the result it would get alone.
 @Suite(.timeLimit(.minutes(2))) struct SQLiteGroupCommitTests {
     static func entry(_ id: String, request: String, outputs: [OutboundMessage] = []) -> InboxEntry {
         InboxEntry(source: "/tests", eventID: id, requestIdentifier: request, outputs: outputs, processedAt: .now)

@@ -14,12 +14,17 @@ import WorkerHarness
         let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()
 
-        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
-        }
-        func commit(_ commit: StateCommit) async throws -> CommitResult {
-            guard !commit.inboxEntry.eventID.hasPrefix("bad") else { throw StoreUnavailableTests.Broken() }
-            return await memory.commit(commit)
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
+        func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+            var results: [Result<CommitResult, any Error>] = []
+            for commit in commits {
+                guard !commit.inboxEntry.eventID.hasPrefix("bad") else {
+                    results.append(.failure(StoreUnavailableTests.Broken()))
+                    continue
+                }
+                results += await memory.commit([commit])
+            }
+            return results
         }
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? { nil }
         func pruneInbox(processedBefore cutoff: Date) -> Int { 0 }

@@ -111,10 +111,8 @@ import WorkerHarness
 
         init(_ error: any Error) { self.error = error }
 
-        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
-        }
-        func commit(_ commit: StateCommit) throws -> CommitResult { throw error }
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
+        func commit(_ commits: [StateCommit]) throws -> [Result<CommitResult, any Error>] { throw error }
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? { nil }
         func pruneInbox(processedBefore cutoff: Date) -> Int { 0 }
         func pruneNotifications(changedBefore cutoff: Date) -> Int { 0 }

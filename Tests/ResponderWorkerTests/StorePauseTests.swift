@@ -23,15 +23,13 @@ struct StorePauseTests {
 
         init(failures: Int) { failuresLeft = failures }
 
-        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
-        }
-        func commit(_ commit: StateCommit) async throws -> CommitResult {
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
+        func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
             guard failuresLeft == 0 else {
                 failuresLeft -= 1
                 throw StateStoreUnavailable(reason: "disk I/O error (a test's store)")
             }
-            return await memory.commit(commit)
+            return await memory.commit(commits)
         }
         func notification(_ requestIdentifier: String) async -> NotificationRecord? {
             await memory.notification(requestIdentifier)

@@ -23,10 +23,10 @@ struct InPlaceStorePauseTests {
 
         func answer() { answers = true }
 
-        func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-            await memory.load(requestIdentifier: requestIdentifier, source: source, eventID: eventID)
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
+        func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+            await memory.commit(commits)
         }
-        func commit(_ commit: StateCommit) async throws -> CommitResult { await memory.commit(commit) }
         func notification(_ requestIdentifier: String) async -> NotificationRecord? {
             await memory.notification(requestIdentifier)
         }

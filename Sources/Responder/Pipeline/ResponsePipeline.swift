@@ -7,8 +7,9 @@ import NotificationEvents
 /// state, the inbox entry and the outputs together.
 ///
 /// The pipeline never publishes or acknowledges anything: it returns a ``ResponseOutcome`` and the transport acts
-/// on it. Events of one notification must not be handled concurrently by one process (``ResponseScheduler``
-/// orders them); across processes, optimistic concurrency on the notification's version keeps them consistent.
+/// on it. Events of one notification must not be handled concurrently by one process (a batch handles them in
+/// order, and ``ResponseScheduler`` orders batches); across processes, optimistic concurrency on the
+/// notification's version keeps them consistent.
 public struct ResponsePipeline: Sendable {
     /// The categories and handlers responses are routed to.
     public let registry: HandlerRegistry
@@ -19,9 +20,9 @@ public struct ResponsePipeline: Sendable {
     /// The exchange action-set updates are addressed to; their routing key is the category identifier. A broker
     /// worker takes it from its topology (``defaultOutputExchange`` is the topology's default).
     public let outputExchange: String
-    private let logger: Logger
+    let logger: Logger
     let metrics = PipelineMetrics()
-    private let storeFailures = StoreFailureStreak()
+    let storeFailures = StoreFailureStreak()
 
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
@@ -93,95 +94,9 @@ public struct ResponsePipeline: Sendable {
         }
     }
 
-    /// Handles a decoded event: returns its stored outputs if it was processed before, else runs its handlers and
-    /// commits their effects. Handler and store errors are returned as ``ResponseOutcome/failed(_:retryable:)``,
-    /// except a store's ``StateStoreUnavailable``, returned as ``ResponseOutcome/storeUnavailable(_:)``.
-    ///
-    /// With a ``PipelineConfiguration/tracer``, the handling is a `handle` span (its store commit a `commit` span
-    /// within it), a child of the span in the task's service context.
+    /// Handles one decoded event: a batch of one (``handle(_:concurrency:)``).
     public func handle(_ input: DecodedResponse) async -> ResponseOutcome {
-        await traced("handle") { await handleUntraced(input) }
-    }
-
-    private func handleUntraced(_ input: DecodedResponse) async -> ResponseOutcome {
-        let log = ResponseLog(logger, for: input)
-        let outcome: ResponseOutcome
-        switch registry.route(input.event.data) {
-        case .ignored(let why):
-            // Debug, as a handled response is: `responder_inputs_total{outcome="ignored"}` counts these, and a
-            // line per event at info would let any producer write to the log at its own rate.
-            log.log(.debug, "response not routed", ["outcome": "ignored", "why": "\(why)"])
-            outcome = .completed(outputs: [], disposition: .ignored)
-        case .handler(let receiver):
-            outcome = await handle(input, by: receiver, log: log)
-            log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
-        }
-        metrics.record(outcome)
-        return outcome
-    }
-
-    private func handle(
-        _ input: DecodedResponse, by receiver: Route.Receiver, log: ResponseLog
-    ) async -> ResponseOutcome {
-        do {
-            for _ in 0...configuration.maxConflictRetries {
-                switch try await storeCall({
-                    try await store.load(
-                        requestIdentifier: input.requestIdentifier, source: input.event.source, eventID: input.event.id)
-                }) {
-                case .processed(let outputs):
-                    return .completed(outputs: outputs, disposition: .deduplicated)
-                case .idReused:
-                    return Self.idReused
-                case .unprocessed(let stored):
-                    let record = stored ?? newRecord(for: input)
-                    let handled = try await run(receiver, for: input, on: record, log: log)
-                    try configuration.stepReached?(.afterHandler)
-                    if let problem = unpublishable(handled.outputs) {
-                        return .deadLetter(
-                            reason: .unpublishable,
-                            detail: "an output built for this input cannot be published: \(problem)")
-                    }
-                    let entry = InboxEntry(
-                        source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
-                        outputs: handled.outputs, processedAt: Date())
-                    // An update carries the version its commit gives the notification, so a response with an
-                    // update writes the notification even when nothing else of it changed.
-                    let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
-                    let commit = StateCommit(
-                        inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions)
-                    let result = try await traced("commit", { try await storeCall { try await store.commit(commit) } })
-                    storeFailures.worked()
-                    switch result {
-                    case .committed:
-                        try? configuration.stepReached?(.afterCommit)
-                        return .completed(
-                            outputs: handled.outputs, disposition: handled.outputs.isEmpty ? .noUpdate : .updated)
-                    case .alreadyProcessed(let outputs):
-                        return .completed(outputs: outputs, disposition: .deduplicated)
-                    case .idReused:
-                        return Self.idReused
-                    case .versionConflict:
-                        metrics.stateConflicts.increment()
-                        log.log(.debug, "the notification changed meanwhile; handling the response again")
-                    }
-                }
-            }
-            return .failed(StateConflictError(attempts: configuration.maxConflictRetries + 1), retryable: true)
-        } catch let unavailable as StateStoreUnavailable {
-            return .storeUnavailable(unavailable)
-        } catch let refused as StateStoreRefusedValue {
-            return .deadLetter(reason: .invalidField, detail: "the state store refused a value of this event: \(refused)")
-        } catch let failure as StoreCallError {
-            if let unavailable = storeFailures.failed(input.event.id, failure.underlying) {
-                return .storeUnavailable(unavailable)
-            }
-            return .failed(failure.underlying, retryable: true)
-        } catch let failure as HandlerRunError {
-            return .failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError)
-        } catch {
-            return .failed(error, retryable: true)
-        }
+        await handle([input])[0]
     }
 
     /// The outcome of an event whose source and id the inbox holds for another notification. Not a duplicate (its
@@ -196,32 +111,13 @@ public struct ResponsePipeline: Sendable {
             + "a CloudEvents id must be unique per source; publish this event again under an id of its own")
 
     /// Why one of `outputs` cannot be published, or nil when all can (``PipelineConfiguration/publishability``).
-    private func unpublishable(_ outputs: [OutboundMessage]) -> String? {
+    func unpublishable(_ outputs: [OutboundMessage]) -> String? {
         guard let publishability = configuration.publishability else { return nil }
         return outputs.lazy.compactMap(publishability).first
     }
 
-    /// A store error that is not ``StateStoreUnavailable``, told apart from the handlers' errors for the
-    /// backstop (``StoreFailureStreak``).
-    private struct StoreCallError: Error {
-        var underlying: any Error
-    }
-
-    /// Runs a call of the store, telling its errors apart from the handlers'.
-    private func storeCall<Answer>(_ call: () async throws -> Answer) async throws -> Answer {
-        do {
-            return try await call()
-        } catch let unavailable as StateStoreUnavailable {
-            throw unavailable
-        } catch let refused as StateStoreRefusedValue {
-            throw refused
-        } catch {
-            throw StoreCallError(underlying: error)
-        }
-    }
-
     /// The record of a notification seen for the first time: its category's actions, no handler state.
-    private func newRecord(for input: DecodedResponse) -> NotificationRecord {
+    func newRecord(for input: DecodedResponse) -> NotificationRecord {
         let category = input.event.data.notification.request.content.categoryIdentifier
         return NotificationRecord(
             requestIdentifier: input.requestIdentifier, categoryIdentifier: category,

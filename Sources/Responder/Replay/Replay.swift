@@ -1,17 +1,20 @@
 import Foundation
 import NotificationEvents
 
-/// Offline replay: runs a recorded fixture through the same ``ResponsePipeline`` and ``ResponseScheduler`` the
-/// broker worker uses, with an in-memory transport, and writes the outputs as fixture lines.
+/// Offline replay: runs a recorded fixture through the same ``ResponsePipeline`` the broker worker uses, a batch of
+/// lines at a time, without a broker, and writes the outputs as fixture lines.
 ///
-/// Outputs are written in the order of the inputs that caused them, whatever order notifications completed in,
-/// and they derive from the inputs alone, so the same fixture always gives the same bytes. An event seen before
-/// (a redelivery) writes its stored outputs again, as the worker republishes them.
+/// Outputs are written in the order of the inputs that caused them, and they derive from the inputs alone, so the
+/// same fixture always gives the same bytes. An event seen before (a redelivery) writes its stored outputs again,
+/// as the worker republishes them.
 public struct Replay: Sendable {
     /// The pipeline the fixture runs through.
     public var pipeline: ResponsePipeline
-    /// How many notifications are handled at once.
+    /// How many notifications' handlers run at once within a batch.
     public var maxConcurrentNotifications: Int
+
+    /// The most lines one batch of the pipeline takes: a worker's whole prefetch, few enough to bound memory.
+    static let batchSize = 256
 
     /// A replay through `pipeline`.
     public init(pipeline: ResponsePipeline, maxConcurrentNotifications: Int = 8) {
@@ -37,53 +40,42 @@ public struct Replay: Sendable {
     ) async throws -> ReplaySummary {
         var reader = try FixtureReader(url: url)
         var summary = ReplaySummary()
-        var order = InputOrder<Completed>()
-        func emit(_ ready: [(line: Int, value: Completed)]) throws {
-            for (line, completed) in ready {
-                if let problem = try summary.count(completed.event, completed.outcome, line: line) { onProblem(problem) }
-                for output in completed.outcome.outputs {
+        var lines: [Line] = []
+        var decoded: [DecodedResponse] = []
+        func emit() async throws {
+            let outcomes = await pipeline.handle(decoded, concurrency: maxConcurrentNotifications)
+            var handled = outcomes.makeIterator()
+            for line in lines {
+                let (event, outcome) = line.rejection.map { (nil, $0) } ?? (line.event, handled.next()!)
+                if let problem = try summary.count(event, outcome, line: line.number) { onProblem(problem) }
+                for output in outcome.outputs {
                     try onOutput(EventCodec.encode(FixtureLine(output)))
                 }
                 onProgress(summary)
             }
+            lines.removeAll(keepingCapacity: true)
+            decoded.removeAll(keepingCapacity: true)
         }
-
-        let scheduler = ResponseScheduler<Int>(
-            pipeline: pipeline, maxConcurrentNotifications: maxConcurrentNotifications)
-        var completions = scheduler.completions.makeAsyncIterator()
-        // Enough outstanding lines to keep every notification slot busy, few enough to bound memory.
-        let window = maxConcurrentNotifications * 64
-        var outstanding = 0
-        func collect(while condition: () -> Bool) async throws {
-            while condition(), let completion = await completions.next() {
-                outstanding -= 1
-                try emit(
-                    order.complete(completion.tag, Completed(event: completion.event, outcome: completion.outcome)))
+        while let bytes = try reader.nextLine() {
+            guard bytes.contains(where: { !Self.isBlank($0) }) else { continue }
+            do throws(InputRejection) {
+                let input = try pipeline.decode(InboundMessage(try Self.fixtureLine(bytes)))
+                decoded.append(input)
+                lines.append(Line(number: reader.lineNumber, event: input.event, rejection: nil))
+            } catch {
+                lines.append(Line(number: reader.lineNumber, event: nil, rejection: error.outcome))
             }
+            if lines.count == Self.batchSize { try await emit() }
         }
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await scheduler.run() }
-            while let bytes = try reader.nextLine() {
-                guard bytes.contains(where: { !Self.isBlank($0) }) else { continue }
-                let line = reader.lineNumber
-                order.expect(line)
-                do throws(InputRejection) {
-                    scheduler.submit(InboundMessage(try Self.fixtureLine(bytes)), tag: line)
-                    outstanding += 1
-                } catch {
-                    try emit(order.complete(line, Completed(event: nil, outcome: error.outcome)))
-                }
-                try await collect { outstanding >= window }
-            }
-            scheduler.finish()
-            try await collect { outstanding > 0 }
-        }
+        try await emit()
         return summary
     }
 
-    private struct Completed {
+    /// A line of the batch being replayed: its event, or the outcome of its rejection.
+    private struct Line {
+        var number: Int
         var event: NotificationResponseEvent?
-        var outcome: ResponseOutcome
+        var rejection: ResponseOutcome?
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {

@@ -23,16 +23,25 @@ public actor InMemoryStateStore: StateStore {
     }
 
     /// Nothing here was stored before the inbox knew sources, so an entry matches by its source and id alone.
-    public func load(requestIdentifier: String, source: String, eventID: String) -> StateSnapshot {
-        if let entry = inbox[Key(source: source, eventID: eventID)] {
-            return InboxMatch.snapshot(
-                requestIdentifier: requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
-            ) { entry.outputs }
+    public func load(_ loads: [StateLoad]) -> [Result<StateSnapshot, any Error>] {
+        loads.map { load in
+            if let entry = inbox[Key(source: load.source, eventID: load.eventID)] {
+                return .success(
+                    InboxMatch.snapshot(
+                        requestIdentifier: load.requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
+                    ) { entry.outputs })
+            }
+            return .success(.unprocessed(notifications[load.requestIdentifier]?.record))
         }
-        return .unprocessed(notifications[requestIdentifier]?.record)
     }
 
-    public func commit(_ commit: StateCommit) -> CommitResult {
+    public func commit(_ commits: [StateCommit]) -> [Result<CommitResult, any Error>] {
+        var chains = CommitChains()
+        return chains.write(commits) { commit in write(commit) }
+    }
+
+    /// Writes one commit of a batch, as it would be written alone.
+    private func write(_ commit: StateCommit) -> CommitResult {
         let key = Key(source: commit.inboxEntry.source, eventID: commit.inboxEntry.eventID)
         if let entry = inbox[key] {
             return InboxMatch.commitResult(

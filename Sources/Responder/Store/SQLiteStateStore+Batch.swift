@@ -1,7 +1,7 @@
 import GRDB
 
 extension SQLiteStateStore {
-    /// The most commits one transaction takes (``GroupCommit``).
+    /// The most commits one transaction takes, and the most loads one hop to the writer's queue reads.
     static let maximumBatch = 256
 
     /// A commit of a batch threw; the batch was rolled back.
@@ -9,36 +9,53 @@ extension SQLiteStateStore {
         var underlying: any Error
     }
 
-    /// The result of each commit of `batch`, written in one transaction (``GroupCommit``'s write).
+    /// The result of each commit of `batch`, written in one transaction, with `chains`' rule for several commits of
+    /// one notification (``CommitChains``), which goes on to the next batch of the same call.
     ///
     /// Within the batch each commit is checked and written in turn, exactly as it would be alone (``apply(_:in:)``):
     /// a commit that finds its event processed or its notification changed writes nothing and gets that result, and
     /// a later commit of the batch sees what an earlier one wrote. If writing one commit throws, the batch is rolled
-    /// back and every commit of it is written again in a transaction of its own, so only the faulty one fails; if
-    /// the transaction itself cannot start or commit (e.g. another process held the file past the busy timeout),
-    /// each commit of the batch gets that error.
-    static func write(_ batch: [StateCommit], to pool: DatabasePool) async -> [Result<CommitResult, any Error>] {
+    /// back and every commit of it is written again in a transaction of its own, so only the faulty one fails (and
+    /// the later commits of its notification, by the rule); if the transaction itself cannot start or commit (e.g.
+    /// another process held the file past the busy timeout), each commit of the batch gets that error.
+    static func write(
+        _ batch: [StateCommit], chains: inout CommitChains, to pool: DatabasePool
+    ) async -> [Result<CommitResult, any Error>] {
+        let before = chains
         do {
-            return try await pool.write { db in
-                try batch.map { commit in
+            let (results, after) = try await pool.write { db in
+                var chains = before
+                let results = chains.write(batch) { commit in
                     do {
-                        return .success(try apply(commit, in: db))
+                        return try apply(commit, in: db)
                     } catch {
                         throw MemberFailure(underlying: error)
                     }
                 }
+                for case .failure(let failure) in results { throw failure }
+                return (results, chains)
             }
+            chains = after
+            return results
         } catch is MemberFailure {
             var results: [Result<CommitResult, any Error>] = []
             for commit in batch {
-                do {
-                    results.append(.success(try await pool.write { db in try apply(commit, in: db) }))
-                } catch {
-                    results.append(.failure(error))
+                guard chains.mayWrite(commit) else {
+                    results.append(.success(.versionConflict))
+                    continue
                 }
+                let result: Result<CommitResult, any Error>
+                do {
+                    result = .success(try await pool.write { db in try apply(commit, in: db) })
+                } catch {
+                    result = .failure(error)
+                }
+                chains.record(result, of: commit)
+                results.append(result)
             }
             return results
         } catch {
+            for commit in batch { chains.record(.failure(error), of: commit) }
             return batch.map { _ in .failure(error) }
         }
     }

@@ -1,11 +1,11 @@
 import GRDB
 
 extension SQLiteStateStore {
-    /// The snapshot of each load of `group`, in order (``GroupLoad``'s read): one hop to the writer's queue, one
+    /// The snapshot of each load of `group`, in order: one hop to the writer's queue, one
     /// statement stepped per load, each answered as it would be alone; a load that fails (e.g. stored bytes that no
     /// longer decode) fails alone.
     ///
-    /// The group runs on the writer's connection, between the group commit's transactions: taking one of the pool's
+    /// The group runs on the writer's connection, between the commits' transactions: taking one of the pool's
     /// reader connections costs more than the queries, and the writer's page cache already holds what it wrote,
     /// where a reader would read it again from the WAL. Each query runs on its own, with no transaction around the
     /// group: it needs no isolation, since the commit checks the inbox and the version again inside its write

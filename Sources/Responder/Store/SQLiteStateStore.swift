@@ -5,10 +5,9 @@ import NotificationEvents
 /// The embedded ``StateStore``: one SQLite file in WAL mode, which several processes may share.
 ///
 /// Writes are IMMEDIATE transactions, so writers of different processes take turns; a writer waits up to the
-/// busy timeout for another instead of failing. Commits that arrive while a transaction is being written share
-/// the next one (``GroupCommit``, at most 256 a transaction); each event is still atomic, and its result is given only once its
-/// transaction has committed. Loads are grouped the same way (``GroupLoad``): one hop to the writer's queue reads
-/// every load that arrived while the previous group was read. Outputs are stored with their exact bytes.
+/// busy timeout for another instead of failing. A batch of commits is written in one transaction (at most 256 commits
+/// a transaction); each event is still atomic, and its result is given only once its transaction has committed. A
+/// batch of loads is read in one hop to the writer's queue. Outputs are stored with their exact bytes.
 ///
 /// Durability: WAL with `synchronous = NORMAL` (GRDB's setting for WAL). A committed event survives a crash of
 /// the process; after a power loss or OS crash the last transactions before it may be missing (the file stays
@@ -18,8 +17,6 @@ public final class SQLiteStateStore: StateStore {
     public let notificationRetention: Duration
     private let pool: DatabasePool
     let checkpointer: SQLiteCheckpointer
-    private let groupCommit: GroupCommit
-    private let groupLoad: GroupLoad
 
     /// Opens (creating if needed) the store at `path`.
     ///
@@ -67,8 +64,6 @@ public final class SQLiteStateStore: StateStore {
         try pool.write(SQLiteSchema.create)
         try checkpointer.start(path: path)
         self.checkpointer = checkpointer
-        groupCommit = GroupCommit(maximumGroup: Self.maximumBatch) { batch in await Self.write(batch, to: pool) }
-        groupLoad = GroupLoad(maximumGroup: Self.maximumBatch) { loads in await Self.read(loads, from: pool) }
     }
 
     /// The size the WAL is cut back to when a checkpoint empties it: 32 MiB, a little more than the most the
@@ -81,16 +76,29 @@ public final class SQLiteStateStore: StateStore {
         try checkpointer.close()
     }
 
-    /// Loads are served in groups (``GroupLoad``): the loads that arrive while a group is being read are read
-    /// together in the next one (`SQLiteStateStore.read(_:from:)`).
-    public func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot {
-        try await SQLiteUnavailability.mapping {
-            try await groupLoad(StateLoad(requestIdentifier: requestIdentifier, source: source, eventID: eventID))
+    /// Reads the loads `maximumBatch` at a time, each group in one hop to the writer's queue
+    /// (`SQLiteStateStore.read(_:from:)`).
+    public func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] {
+        var snapshots: [Result<StateSnapshot, any Error>] = []
+        snapshots.reserveCapacity(loads.count)
+        for start in stride(from: 0, to: loads.count, by: Self.maximumBatch) {
+            let group = Array(loads[start..<min(start + Self.maximumBatch, loads.count)])
+            snapshots += await Self.read(group, from: pool).map { $0.mapError(SQLiteUnavailability.map) }
         }
+        return snapshots
     }
 
-    public func commit(_ commit: StateCommit) async throws -> CommitResult {
-        try await SQLiteUnavailability.mapping { try await groupCommit(commit) }
+    /// Writes the commits `maximumBatch` at a time, each group in one transaction
+    /// (`SQLiteStateStore.write(_:chains:to:)`).
+    public func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+        var results: [Result<CommitResult, any Error>] = []
+        results.reserveCapacity(commits.count)
+        var chains = CommitChains()
+        for start in stride(from: 0, to: commits.count, by: Self.maximumBatch) {
+            let group = Array(commits[start..<min(start + Self.maximumBatch, commits.count)])
+            results += await Self.write(group, chains: &chains, to: pool).map { $0.mapError(SQLiteUnavailability.map) }
+        }
+        return results
     }
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {

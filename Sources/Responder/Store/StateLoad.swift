@@ -1,5 +1,4 @@
-/// One ``StateStore/load(requestIdentifier:source:eventID:)`` call's keys, as a store that serves loads in groups
-/// (``GroupLoad``) queues them.
+/// One load of a ``StateStore/load(_:)`` batch: the keys of an event and its notification.
 public struct StateLoad: Sendable, Hashable {
     /// The notification whose record is read.
     public var requestIdentifier: String

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Per notification request identifier it keeps the current action set, each extension's state and a version;
 /// per processed event (its source and id), the notification it was about and the exact outputs it produced.
-/// Processing one event ends in one ``commit(_:)`` that writes the notification, the inbox entry and the outputs together or not at all,
+/// Processing one event ends in a commit (``commit(_:)``, a batch of them at once) that writes the notification, the inbox entry and the outputs together or not at all,
 /// guarded by optimistic concurrency on the notification's version, so several processes may share a store.
 /// Handlers never see the store, so another implementation (e.g. PostgreSQL) needs no handler change.
 public protocol StateStore: Sendable {
@@ -15,15 +15,24 @@ public protocol StateStore: Sendable {
     /// category's actions, at version 1.
     var notificationRetention: Duration { get }
 
-    /// The stored outputs of the event `eventID` from `source` if it was processed for this notification; that it
-    /// was processed for another one; else the notification's record (nil if none). An inbox entry of the empty
-    /// source (stored before the inbox knew sources) matches the id from any source.
-    func load(requestIdentifier: String, source: String, eventID: String) async throws -> StateSnapshot
+    /// For each load, in order: the stored outputs of its event (its source and id) if it was processed for its
+    /// notification; that it was processed for another one; else the notification's record (nil if none). An inbox
+    /// entry of the empty source (stored before the inbox knew sources) matches the id from any source.
+    ///
+    /// Each load is answered as it would be alone; one that fails (e.g. stored bytes that no longer decode) fails
+    /// alone. A thrown error fails every load of the batch.
+    func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>]
 
-    /// Writes `commit` atomically, unless the event (its source and id, matched as
-    /// ``load(requestIdentifier:source:eventID:)`` matches them) was processed meanwhile or the notification's stored
-    /// version is no longer the one the commit was computed from.
-    func commit(_ commit: StateCommit) async throws -> CommitResult
+    /// Writes each commit atomically, in order, and gives its result, unless its event (its source and id, matched
+    /// as ``load(_:)`` matches them) was processed meanwhile or its notification's stored version is no longer the
+    /// one it was computed from. A thrown error fails every commit of the batch.
+    ///
+    /// Each commit is checked and written as it would be alone, after the ones before it, so a later commit of a
+    /// notification may be computed from the version an earlier one of the batch gives it. Once a commit of a
+    /// notification is not committed (a conflict, a processed or reused id, a failure), its later commits in the
+    /// batch are answered ``CommitResult/versionConflict`` without being written: they were computed from a state
+    /// that was not stored, and could otherwise pass the version check against another writer's change.
+    func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>]
 
     /// The stored record of a notification, if any.
     func notification(_ requestIdentifier: String) async throws -> NotificationRecord?

@@ -1,5 +1,6 @@
 import Foundation
 import Responder
+import WorkerHarness
 
 /// A state file crowded with old inbox entries, for the tests where it fills up under a worker: a day old, inside
 /// the worker's own retention (7 days), so the worker's pruning keeps them and only the test's pruning makes room.

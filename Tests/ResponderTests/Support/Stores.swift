@@ -80,40 +80,21 @@ extension StateStore {
 }
 
 extension StateStore {
-    /// The commits, all started at once (so a store that groups commits takes many of them in one batch); their
-    /// results in the same order.
+    /// The commits as one batch; a thrown error is every commit's.
     func commitTogether(_ commits: [StateCommit]) async -> [Result<CommitResult, any Error>] {
-        await withTaskGroup(of: (Int, Result<CommitResult, any Error>).self) { group in
-            for (index, commit) in commits.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await self.commit(commit)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results = [Result<CommitResult, any Error>?](repeating: nil, count: commits.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
+        do {
+            return try await commit(commits)
+        } catch {
+            return commits.map { _ in .failure(error) }
         }
     }
 
-    /// Loads all of `loads` at once, as many handled responses do; the results are in `loads`' order.
+    /// The loads as one batch; a thrown error is every load's.
     func loadTogether(_ loads: [StateLoad]) async -> [Result<StateSnapshot, any Error>] {
-        await withTaskGroup(of: (Int, Result<StateSnapshot, any Error>).self) { group in
-            for (index, load) in loads.enumerated() {
-                group.addTask {
-                    do {
-                        return (index, .success(try await self.load(requestIdentifier: load.requestIdentifier, source: load.source, eventID: load.eventID)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results = [Result<StateSnapshot, any Error>?](repeating: nil, count: loads.count)
-            for await (index, result) in group { results[index] = result }
-            return results.map { $0! }
+        do {
+            return try await load(loads)
+        } catch {
+            return loads.map { _ in .failure(error) }
         }
     }
 }

@@ -1,0 +1,264 @@
+import Foundation
+import NotificationEvents
+import Tracing
+
+extension ResponsePipeline {
+    /// Handles a batch of decoded events and returns one outcome per event, in order: an event seen before gets
+    /// its stored outputs, others run their handlers, and the effects are committed. Handler and store errors are
+    /// returned as ``ResponseOutcome/failed(_:retryable:)``, except a store's ``StateStoreUnavailable``, returned as
+    /// ``ResponseOutcome/storeUnavailable(_:)``.
+    ///
+    /// The batch takes one store load and one store commit (more only after version conflicts). The events of one
+    /// notification are handled in the batch's order, each on the state the one before it left (record, actions,
+    /// version); the chains of different notifications run concurrently, at most `concurrency` at once. A version
+    /// conflict handles that notification's events of the batch again from a fresh load, up to
+    /// ``PipelineConfiguration/maxConflictRetries`` times. Events of one notification must not be handled by two
+    /// batches of one process at once; across processes, optimistic concurrency on the notification's version keeps
+    /// them consistent.
+    ///
+    /// With a ``PipelineConfiguration/tracer``, each event's handling is a `handle` span (its part of the store
+    /// commit a `commit` span within it), a child of the span in the task's service context.
+    public func handle(_ batch: [DecodedResponse], concurrency: Int = 1) async -> [ResponseOutcome] {
+        let members = batch.map { BatchMember(input: $0, log: ResponseLog(logger, for: $0), span: startSpan("handle")) }
+        var outcomes = [ResponseOutcome?](repeating: nil, count: batch.count)
+        var conflicts = [Int](repeating: 0, count: batch.count)
+        var receivers = [Route.Receiver?](repeating: nil, count: batch.count)
+        var pending: [Int] = []
+        for (index, member) in members.enumerated() {
+            switch registry.route(member.input.event.data) {
+            case .ignored(let why):
+                // Debug, as a handled response is: `responder_inputs_total{outcome="ignored"}` counts these, and a
+                // line per event at info would let any producer write to the log at its own rate.
+                member.log.log(.debug, "response not routed", ["outcome": "ignored", "why": "\(why)"])
+                outcomes[index] = .completed(outputs: [], disposition: .ignored)
+            case .handler(let receiver):
+                receivers[index] = receiver
+                pending.append(index)
+            }
+        }
+        while !pending.isEmpty {
+            let snapshots = await load(pending.map { members[$0].input })
+            let round = Round(
+                members: members, receivers: receivers, pending: pending,
+                snapshots: Dictionary(uniqueKeysWithValues: zip(pending, snapshots)))
+            let handlings = await handleChains(of: round, concurrency: concurrency)
+            var committing: [(index: Int, commit: StateCommit)] = []
+            var next: [Int] = []
+            for index in pending {
+                switch handlings[index]! {
+                case .done(let outcome): outcomes[index] = outcome
+                case .commit(let commit): committing.append((index, commit))
+                case .later: next.append(index)
+                }
+            }
+            let results = await commit(committing.map(\.commit), spans: committing.map { members[$0.index].span })
+            for ((index, commit), result) in zip(committing, results) {
+                let member = members[index]
+                switch result {
+                case .success(let result):
+                    storeFailures.worked()
+                    switch result {
+                    case .committed:
+                        try? configuration.stepReached?(.afterCommit)
+                        let outputs = commit.inboxEntry.outputs
+                        outcomes[index] = .completed(outputs: outputs, disposition: outputs.isEmpty ? .noUpdate : .updated)
+                    case .alreadyProcessed(let outputs):
+                        outcomes[index] = .completed(outputs: outputs, disposition: .deduplicated)
+                    case .idReused:
+                        outcomes[index] = Self.idReused
+                    case .versionConflict:
+                        metrics.stateConflicts.increment()
+                        member.log.log(.debug, "the notification changed meanwhile; handling the response again")
+                        conflicts[index] += 1
+                        if conflicts[index] > configuration.maxConflictRetries {
+                            outcomes[index] = .failed(
+                                StateConflictError(attempts: configuration.maxConflictRetries + 1), retryable: true)
+                        } else {
+                            next.append(index)
+                        }
+                    }
+                case .failure(let error):
+                    outcomes[index] = storeFailure(error, of: member.input)
+                }
+            }
+            pending = next.sorted()
+        }
+        return members.indices.map { index in
+            let outcome = outcomes[index]!
+            if receivers[index] != nil {
+                members[index].log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
+            }
+            metrics.record(outcome)
+            members[index].span?.end()
+            return outcome
+        }
+    }
+
+    /// One event of a batch with what its handling needs throughout.
+    struct BatchMember: Sendable {
+        var input: DecodedResponse
+        var log: ResponseLog
+        /// The event's `handle` span, when the pipeline has a tracer.
+        var span: (any Span)?
+    }
+
+    /// What one round of a batch (a load, the handlers, a commit) works on.
+    struct Round: Sendable {
+        var members: [BatchMember]
+        var receivers: [Route.Receiver?]
+        /// The members handled in this round, in arrival order.
+        var pending: [Int]
+        /// The load of each pending member, by batch position.
+        var snapshots: [Int: Result<StateSnapshot, any Error>]
+    }
+
+    /// How the handlers left one event of a round.
+    enum Handling: Sendable {
+        /// Its outcome is known without a commit.
+        case done(ResponseOutcome)
+        /// Its effects are to be committed.
+        case commit(StateCommit)
+        /// It repeats an earlier event of its notification in the round: it is handled in the next round, after that
+        /// one's commit, so a redelivery in the same batch runs no handler twice.
+        case later
+    }
+
+    /// The store's snapshot for each input, in order.
+    private func load(_ inputs: [DecodedResponse]) async -> [Result<StateSnapshot, any Error>] {
+        let loads = inputs.map {
+            StateLoad(requestIdentifier: $0.requestIdentifier, source: $0.event.source, eventID: $0.event.id)
+        }
+        do {
+            let snapshots = try await store.load(loads)
+            precondition(snapshots.count == loads.count, "a store gives one snapshot per load")
+            return snapshots
+        } catch {
+            return loads.map { _ in .failure(error) }
+        }
+    }
+
+    /// The store's result for each commit, each in a `commit` span under its event's span.
+    private func commit(_ commits: [StateCommit], spans: [(any Span)?]) async -> [Result<CommitResult, any Error>] {
+        guard !commits.isEmpty else { return [] }
+        let commitSpans = spans.map { span in span.flatMap { startSpan("commit", under: $0.context) } }
+        let results: [Result<CommitResult, any Error>]
+        do {
+            results = try await store.commit(commits)
+            precondition(results.count == commits.count, "a store gives one result per commit")
+        } catch {
+            results = commits.map { _ in .failure(error) }
+        }
+        for (span, result) in zip(commitSpans, results) {
+            // A failed span carries no error description: it may quote what the store saw.
+            if case .failure = result { span?.setStatus(SpanStatus(code: .error)) }
+            span?.end()
+        }
+        return results
+    }
+
+    /// Runs the chains of the round's notifications, at most `concurrency` at once; the handling of each pending
+    /// member, by batch position.
+    private func handleChains(of round: Round, concurrency: Int) async -> [Int: Handling] {
+        var chains: [[Int]] = []
+        var chainOf: [String: Int] = [:]
+        for index in round.pending {
+            let key = round.members[index].input.requestIdentifier
+            if let chain = chainOf[key] {
+                chains[chain].append(index)
+            } else {
+                chainOf[key] = chains.count
+                chains.append([index])
+            }
+        }
+        return await withTaskGroup(of: [(Int, Handling)].self) { group in
+            var handlings: [Int: Handling] = [:]
+            var next = chains.makeIterator()
+            for _ in 0..<max(1, concurrency) {
+                guard let chain = next.next() else { break }
+                group.addTask { await handleChain(chain, of: round) }
+            }
+            while let handled = await group.next() {
+                for (index, handling) in handled { handlings[index] = handling }
+                if let chain = next.next() { group.addTask { await handleChain(chain, of: round) } }
+            }
+            return handlings
+        }
+    }
+
+    /// Handles the events of one notification in the round, in order, each on the state the one before it left.
+    private func handleChain(_ chain: [Int], of round: Round) async -> [(Int, Handling)] {
+        var current: NotificationRecord?
+        var seen: Set<[String]> = []
+        var handled: [(Int, Handling)] = []
+        for index in chain {
+            let member = round.members[index]
+            let input = member.input
+            guard seen.insert([input.event.source, input.event.id]).inserted else {
+                handled.append((index, .later))
+                continue
+            }
+            switch round.snapshots[index]! {
+            case .failure(let error):
+                handled.append((index, .done(storeFailure(error, of: input))))
+            case .success(.processed(let outputs)):
+                handled.append((index, .done(.completed(outputs: outputs, disposition: .deduplicated))))
+            case .success(.idReused):
+                handled.append((index, .done(Self.idReused)))
+            case .success(.unprocessed(let stored)):
+                let record = current ?? stored ?? newRecord(for: input)
+                let handling = await handle(member, by: round.receivers[index]!, on: record)
+                if case .commit(let commit) = handling, let changed = commit.notification {
+                    current = changed
+                    current?.version += 1
+                } else {
+                    current = record
+                }
+                handled.append((index, handling))
+            }
+        }
+        return handled
+    }
+
+    /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit.
+    private func handle(_ member: BatchMember, by receiver: Route.Receiver, on record: NotificationRecord) async -> Handling {
+        let input = member.input
+        do {
+            let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
+                try await run(receiver, for: input, on: record, log: member.log)
+            }
+            try configuration.stepReached?(.afterHandler)
+            if let problem = unpublishable(handled.outputs) {
+                return .done(
+                    .deadLetter(
+                        reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
+            }
+            let entry = InboxEntry(
+                source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
+                outputs: handled.outputs, processedAt: Date())
+            // An update carries the version its commit gives the notification, so a response with an update writes
+            // the notification even when nothing else of it changed.
+            let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
+            return .commit(
+                StateCommit(inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions))
+        } catch let failure as HandlerRunError {
+            return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
+        } catch {
+            return .done(.failed(error, retryable: true))
+        }
+    }
+
+    /// The outcome of an event whose load or commit failed with `error`: an unavailable store pauses, a refused value
+    /// dead-letters the event, and another error fails it (retryably) unless the streak of such failures
+    /// (``StoreFailureStreak``) says the store is unavailable after all.
+    private func storeFailure(_ error: any Error, of input: DecodedResponse) -> ResponseOutcome {
+        switch error {
+        case let unavailable as StateStoreUnavailable:
+            return .storeUnavailable(unavailable)
+        case let refused as StateStoreRefusedValue:
+            return .deadLetter(reason: .invalidField, detail: "the state store refused a value of this event: \(refused)")
+        default:
+            if let unavailable = storeFailures.failed(input.event.id, error) { return .storeUnavailable(unavailable) }
+            return .failed(error, retryable: true)
+        }
+    }
+}
