@@ -66,6 +66,18 @@ import WorkerHarness
         ])
     }
 
+    /// The committed thresholds hold for the run they were set from (their `from`, a committed results file): a
+    /// threshold tighter than what was measured, or naming a row the harness does not write, fails here rather than
+    /// in the next bench.
+    @Test func theCommittedThresholdsHoldForTheRunTheyWereSetFrom() async throws {
+        let benchmarks = Paths.root.appendingPathComponent("Benchmarks")
+        let thresholds = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: benchmarks.appendingPathComponent("thresholds.json"))) as? [String: Any]
+        let from = try #require(thresholds?["from"] as? String)
+        let result = try await BenchHarness.check([benchmarks.appendingPathComponent("results/\(from)").path])
+        #expect(result.status == 0, "\(from): \(result.output)")
+    }
+
     /// Two runs of one commit on one day both stay: the second gets the time in its name.
     @Test func resultsFilesAreNamedByDayAndCommitAndNeverOverwritten() async throws {
         let folder = try Paths.temporaryFolder("bench-results")
