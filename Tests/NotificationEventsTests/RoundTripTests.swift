@@ -38,6 +38,15 @@ import Testing
         #expect(try EventCodec.decodeActionSetUpdateEvent(EventCodec.encode(event)) == event)
     }
 
+    @Test(arguments: [
+        NotificationLifecycleChange.Change.removedPending, .removedDelivered, .replaced(by: Samples.replacement),
+        .replaced(by: .init(date: Samples.delivered, categoryIdentifier: "")),
+    ])
+    func lifecycleEventWithEachChange(change: NotificationLifecycleChange.Change) throws {
+        let event = Samples.lifecycle(change: change)
+        #expect(try EventCodec.decodeLifecycleEvent(EventCodec.encode(event)) == event)
+    }
+
     @Test func categoriesWithEveryOptionAndATextInputAction() throws {
         #expect(try EventCodec.decodeCategories(EventCodec.encode(Samples.categories)) == Samples.categories)
     }

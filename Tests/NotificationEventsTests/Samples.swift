@@ -43,6 +43,17 @@ enum Samples {
                     request: NotificationRequest(identifier: "red-0001", content: content, trigger: trigger))))
     }
 
+    static let replacement = NotificationLifecycleChange.Replacement(
+        date: delivered.addingTimeInterval(300.5), categoryIdentifier: "green-category")
+
+    static func lifecycle(change: NotificationLifecycleChange.Change = .replaced(by: replacement)) -> NotificationLifecycleEvent {
+        NotificationLifecycleEvent(
+            id: "red-0001/changed", source: "/ios/red-green", type: EventType.notificationLifecycle,
+            time: delivered.addingTimeInterval(300), subject: "red-0001",
+            data: NotificationLifecycleChange(
+                requestIdentifier: "red-0001", change: change, date: delivered.addingTimeInterval(300)))
+    }
+
     static let replyAction = NotificationAction(
         identifier: "reply-action", title: "Reply", options: NotificationAction.Option.allCases,
         textInput: .init(buttonTitle: "Send", placeholder: "Message"))

@@ -169,6 +169,16 @@ import Testing
         }
     }
 
+    @Test func aLifecycleSubjectMustEqualTheRequestIdentifier() throws {
+        var event = Samples.lifecycle()
+        event.subject = "red-0002"
+        #expect(throws: EventDecodingError.invalidField(path: "subject", problem: "must equal data.requestIdentifier")) {
+            try EventCodec.decodeLifecycleEvent(EventCodec.encode(event))
+        }
+        event.subject = nil
+        #expect(try EventCodec.decodeLifecycleEvent(EventCodec.encode(event)) == event)
+    }
+
     @Test func anOutputIdMustBeDerivedFromItsCause() {
         var update = Samples.update()
         update.id = "evt-0003/actions-updated"

@@ -82,6 +82,23 @@ public enum EventCodec {
         try decodeResponseEvent(BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
     }
 
+    /// Decodes a lifecycle event (`notification.lifecycle.v1`): a producer's report that a notification request
+    /// was removed or replaced. A `subject` must equal the request identifier.
+    public static func decodeLifecycleEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationLifecycleEvent {
+        let event: NotificationLifecycleEvent = try decodeEvent(
+            StrictJSONParser.parse(Array(body)), type: EventType.notificationLifecycle)
+        try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
+        return event
+    }
+
+    /// Decodes a lifecycle event sent in binary content mode (``BinaryModeHeaders``), by the rules of
+    /// ``decodeLifecycleEvent(_:)`` and with the errors of ``decodeResponseEvent(headers:contentType:body:)``.
+    public static func decodeLifecycleEvent(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> NotificationLifecycleEvent {
+        try decodeLifecycleEvent(BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
     /// Decodes an output event (`notification.actions.updated.v1`), for tests and consumers of the output.
     ///
     /// Beyond its schema, its `id` must be ``CloudEvent/id(causedBy:)`` of its causation id and a `subject` must

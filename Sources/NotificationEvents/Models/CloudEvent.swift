@@ -67,5 +67,7 @@ extension CloudEvent: ContractObject {
 
 /// The input event: `type` is ``EventType/notificationResponse``.
 public typealias NotificationResponseEvent = CloudEvent<NotificationResponse>
+/// The input event that ends or replaces a notification: `type` is ``EventType/notificationLifecycle``.
+public typealias NotificationLifecycleEvent = CloudEvent<NotificationLifecycleChange>
 /// The output event: `type` is ``EventType/actionSetUpdated``.
 public typealias ActionSetUpdateEvent = CloudEvent<ActionSetUpdate>
