@@ -12,7 +12,8 @@ enum ContractFiles {
         .appendingPathComponent("Schemas")
     static let schemaNames = [
         "action-set-update.v1.schema.json", "dead-letter.v1.schema.json", "fixture.v1.schema.json",
-        "notification-categories.v1.schema.json", "notification-lifecycle.v1.schema.json",
+        "notification-categories.v1.schema.json", "notification-dismissed.v1.schema.json",
+        "notification-lifecycle.v1.schema.json", "notification-removed.v1.schema.json",
         "notification-response.v1.schema.json",
     ]
 }
@@ -57,6 +58,8 @@ struct CorpusDocument: Sendable, CustomTestStringConvertible {
                 _ = try EventCodec.decodeLifecycleEvent(
                     headers: message.headers, contentType: message.contentType, body: Array(message.body.utf8))
             case "action-set-update": _ = try EventCodec.decodeActionSetUpdateEvent(body)
+            case "notification-dismissed": _ = try EventCodec.decodeDismissedEvent(body)
+            case "notification-removed": _ = try EventCodec.decodeRemovedEvent(body)
             case "notification-categories": _ = try EventCodec.decodeCategories(body)
             case "dead-letter": _ = try EventCodec.decodeDeadLetterInfo(body)
             case "fixture": _ = try EventCodec.decodeFixtureLine(body)

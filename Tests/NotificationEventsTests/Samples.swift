@@ -73,6 +73,13 @@ enum Samples {
                 version: 2))
     }
 
+    static func command<Kind>(_ kind: Kind.Type) -> CloudEvent<DeviceCommand<Kind>> {
+        CloudEvent(
+            id: CloudEvent<DeviceCommand<Kind>>.commandID(causedBy: "evt-0002"), source: "/responder", type: Kind.eventType,
+            time: delivered.addingTimeInterval(6), subject: "red-0001",
+            data: DeviceCommand(requestIdentifier: "red-0001", categoryIdentifier: "red-category", causationId: "evt-0002", version: 2))
+    }
+
     static let categories = NotificationCategories(categories: [
         NotificationCategory(
             identifier: "red-category",

@@ -24,6 +24,8 @@ import WorkerHarness
          "notification.lifecycle.v1 (notification-lifecycle.v1.schema.json) has no message"),
         ("$ref: './notification-lifecycle.v1.schema.json'", "$ref: './notification-response.v1.schema.json'",
          "notification.lifecycle.v1 (notification-lifecycle.v1.schema.json) has no message"),
+        ("$ref: './notification-removed.v1.schema.json'", "$ref: './notification-dismissed.v1.schema.json'",
+         "notification.removed.v1 (notification-removed.v1.schema.json) has no message"),
         ("x-delivery-limit: 5", "x-delivery-limit: 6", "queues differ from responder topology --json"),
         ("routingKey: '#'", "routingKey: 'red-category'", "bindings differ from responder topology --json"),
         ("type: topic", "type: direct", "exchanges differ from responder topology --json"),
