@@ -46,7 +46,9 @@ enum Samples {
     static let replacement = NotificationLifecycleChange.Replacement(
         date: delivered.addingTimeInterval(300.5), categoryIdentifier: "green-category")
 
-    static func lifecycle(change: NotificationLifecycleChange.Change = .replaced(by: replacement)) -> NotificationLifecycleEvent {
+    static func lifecycle(
+        change: NotificationLifecycleChange.Change = .replaced(by: replacement)
+    ) -> NotificationLifecycleEvent {
         NotificationLifecycleEvent(
             id: "red-0001/changed", source: "/ios/red-green", type: EventType.notificationLifecycle,
             time: delivered.addingTimeInterval(300), subject: "red-0001",
@@ -75,9 +77,10 @@ enum Samples {
 
     static func command<Kind>(_ kind: Kind.Type) -> CloudEvent<DeviceCommand<Kind>> {
         CloudEvent(
-            id: CloudEvent<DeviceCommand<Kind>>.commandID(causedBy: "evt-0002"), source: "/responder", type: Kind.eventType,
-            time: delivered.addingTimeInterval(6), subject: "red-0001",
-            data: DeviceCommand(requestIdentifier: "red-0001", categoryIdentifier: "red-category", causationId: "evt-0002", version: 2))
+            id: CloudEvent<DeviceCommand<Kind>>.commandID(causedBy: "evt-0002"), source: "/responder",
+            type: Kind.eventType, time: delivered.addingTimeInterval(6), subject: "red-0001",
+            data: DeviceCommand(
+                requestIdentifier: "red-0001", categoryIdentifier: "red-category", causationId: "evt-0002", version: 2))
     }
 
     static let categories = NotificationCategories(categories: [
