@@ -12,13 +12,15 @@ enum ContractFiles {
         .appendingPathComponent("Schemas")
     static let schemaNames = [
         "action-set-update.v1.schema.json", "dead-letter.v1.schema.json", "fixture.v1.schema.json",
-        "notification-categories.v1.schema.json", "notification-response.v1.schema.json",
+        "notification-categories.v1.schema.json", "notification-dismissed.v1.schema.json",
+        "notification-lifecycle.v1.schema.json", "notification-removed.v1.schema.json",
+        "notification-response.v1.schema.json",
     ]
 }
 
 /// One document of the agreement corpus: `valid/` or `invalid/`, named `<kind>.<rule or case>.json`, where the kind
-/// names the schema that judges it; `binary-notification-response` documents are messages in binary content mode,
-/// judged as the structured events they stand for.
+/// names the schema that judges it; `binary-<kind>` documents are messages in binary content mode, judged as the
+/// structured events they stand for.
 struct CorpusDocument: Sendable, CustomTestStringConvertible {
     let folder: String
     let name: String
@@ -50,7 +52,14 @@ struct CorpusDocument: Sendable, CustomTestStringConvertible {
                 let message = try JSONDecoder().decode(BinaryModeMessage.self, from: body)
                 _ = try EventCodec.decodeResponseEvent(
                     headers: message.headers, contentType: message.contentType, body: Array(message.body.utf8))
+            case "notification-lifecycle": _ = try EventCodec.decodeLifecycleEvent(body)
+            case "binary-notification-lifecycle":
+                let message = try JSONDecoder().decode(BinaryModeMessage.self, from: body)
+                _ = try EventCodec.decodeLifecycleEvent(
+                    headers: message.headers, contentType: message.contentType, body: Array(message.body.utf8))
             case "action-set-update": _ = try EventCodec.decodeActionSetUpdateEvent(body)
+            case "notification-dismissed": _ = try EventCodec.decodeDismissedEvent(body)
+            case "notification-removed": _ = try EventCodec.decodeRemovedEvent(body)
             case "notification-categories": _ = try EventCodec.decodeCategories(body)
             case "dead-letter": _ = try EventCodec.decodeDeadLetterInfo(body)
             case "fixture": _ = try EventCodec.decodeFixtureLine(body)

@@ -37,7 +37,8 @@ import Testing
         #expect(Set(Self.expectedErrors.keys) == Set(CorpusDocument.invalid.map(\.key)))
     }
 
-    private static let kinds = ContractFiles.schemaNames.map { String($0.prefix { $0 != "." }) } + ["binary-notification-response"]
+    private static let kinds = ContractFiles.schemaNames.map { String($0.prefix { $0 != "." }) } 
+        + ["binary-notification-response", "binary-notification-lifecycle"]
 
     private static let expectedErrors: [String: String] = {
         let url = ContractFiles.corpus.appendingPathComponent("expected-errors.json")

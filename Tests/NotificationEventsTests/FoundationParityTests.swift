@@ -19,6 +19,10 @@ import Testing
             try Self.expectSameBytes(Samples.response(userText: "On my way!", trigger: trigger))
         }
         try Self.expectSameBytes(Samples.update())
+        try Self.expectSameBytes(Samples.lifecycle())
+        try Self.expectSameBytes(Samples.lifecycle(change: .removedDelivered))
+        try Self.expectSameBytes(Samples.command(Dismissal.self))
+        try Self.expectSameBytes(Samples.command(Removal.self))
         try Self.expectSameBytes(Samples.categories)
         try Self.expectSameBytes(Samples.deadLetter())
         let line = FixtureLine(

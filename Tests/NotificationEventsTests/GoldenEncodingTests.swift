@@ -18,6 +18,23 @@ import Testing
             """#)
     }
 
+    @Test func lifecycleEventBytes() {
+        #expect(String(decoding: EventCodec.encode(Samples.lifecycle()), as: UTF8.self) == #"""
+            {"data":{"change":"replaced","date":"2026-11-20T09:05:00Z","replacement":{"categoryIdentifier":"green-category","date":"2026-11-20T09:05:00.500Z"},"requestIdentifier":"red-0001"},"datacontenttype":"application/json","id":"red-0001/changed","source":"/ios/red-green","specversion":"1.0","subject":"red-0001","time":"2026-11-20T09:05:00Z","type":"notification.lifecycle.v1"}
+            """#)
+        #expect(String(decoding: EventCodec.encode(Samples.lifecycle(change: .removedPending).data), as: UTF8.self)
+            == #"{"change":"removedPending","date":"2026-11-20T09:05:00Z","requestIdentifier":"red-0001"}"#)
+    }
+
+    @Test func deviceCommandEventBytes() {
+        #expect(String(decoding: EventCodec.encode(Samples.command(Dismissal.self)), as: UTF8.self) == #"""
+            {"data":{"categoryIdentifier":"red-category","causationId":"evt-0002","requestIdentifier":"red-0001","version":2},"datacontenttype":"application/json","id":"evt-0002/dismissed","source":"/responder","specversion":"1.0","subject":"red-0001","time":"2026-11-20T09:00:06Z","type":"notification.dismissed.v1"}
+            """#)
+        #expect(String(decoding: EventCodec.encode(Samples.command(Removal.self)), as: UTF8.self) == #"""
+            {"data":{"categoryIdentifier":"red-category","causationId":"evt-0002","requestIdentifier":"red-0001","version":2},"datacontenttype":"application/json","id":"evt-0002/removed","source":"/responder","specversion":"1.0","subject":"red-0001","time":"2026-11-20T09:00:06Z","type":"notification.removed.v1"}
+            """#)
+    }
+
     @Test func deadLetterInfoBytes() {
         #expect(String(decoding: EventCodec.encode(Samples.deadLetter()), as: UTF8.self) == #"""
             {"x-responder-attempts":3,"x-responder-detail":"data.notification.request.identifier: missing","x-responder-first-failure":"2026-11-20T09:00:05.125Z","x-responder-last-failure":"2026-11-20T09:01:10Z","x-responder-original-exchange":"notifications","x-responder-original-routing-key":"notification.response","x-responder-reason":"invalid-field","x-responder-worker":"responder-7f9c"}

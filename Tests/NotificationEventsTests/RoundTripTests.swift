@@ -38,6 +38,27 @@ import Testing
         #expect(try EventCodec.decodeActionSetUpdateEvent(EventCodec.encode(event)) == event)
     }
 
+    @Test(arguments: [
+        NotificationLifecycleChange.Change.removedPending, .removedDelivered, .replaced(by: Samples.replacement),
+        .replaced(by: .init(date: Samples.delivered, categoryIdentifier: "")),
+    ])
+    func lifecycleEventWithEachChange(change: NotificationLifecycleChange.Change) throws {
+        let event = Samples.lifecycle(change: change)
+        #expect(try EventCodec.decodeLifecycleEvent(EventCodec.encode(event)) == event)
+    }
+
+    @Test func deviceCommandEvents() throws {
+        let dismissal = Samples.command(Dismissal.self)
+        #expect(try EventCodec.decodeDismissedEvent(EventCodec.encode(dismissal)) == dismissal)
+        var removal = Samples.command(Removal.self)
+        removal.time = nil
+        removal.subject = nil
+        removal.datacontenttype = nil
+        removal.data.categoryIdentifier = ""
+        removal.data.version = .max
+        #expect(try EventCodec.decodeRemovedEvent(EventCodec.encode(removal)) == removal)
+    }
+
     @Test func categoriesWithEveryOptionAndATextInputAction() throws {
         #expect(try EventCodec.decodeCategories(EventCodec.encode(Samples.categories)) == Samples.categories)
     }

@@ -43,6 +43,19 @@ enum Samples {
                     request: NotificationRequest(identifier: "red-0001", content: content, trigger: trigger))))
     }
 
+    static let replacement = NotificationLifecycleChange.Replacement(
+        date: delivered.addingTimeInterval(300.5), categoryIdentifier: "green-category")
+
+    static func lifecycle(
+        change: NotificationLifecycleChange.Change = .replaced(by: replacement)
+    ) -> NotificationLifecycleEvent {
+        NotificationLifecycleEvent(
+            id: "red-0001/changed", source: "/ios/red-green", type: EventType.notificationLifecycle,
+            time: delivered.addingTimeInterval(300), subject: "red-0001",
+            data: NotificationLifecycleChange(
+                requestIdentifier: "red-0001", change: change, date: delivered.addingTimeInterval(300)))
+    }
+
     static let replyAction = NotificationAction(
         identifier: "reply-action", title: "Reply", options: NotificationAction.Option.allCases,
         textInput: .init(buttonTitle: "Send", placeholder: "Message"))
@@ -60,6 +73,14 @@ enum Samples {
                     replyAction,
                 ],
                 version: 2))
+    }
+
+    static func command<Kind>(_ kind: Kind.Type) -> CloudEvent<DeviceCommand<Kind>> {
+        CloudEvent(
+            id: CloudEvent<DeviceCommand<Kind>>.commandID(causedBy: "evt-0002"), source: "/responder",
+            type: Kind.eventType, time: delivered.addingTimeInterval(6), subject: "red-0001",
+            data: DeviceCommand(
+                requestIdentifier: "red-0001", categoryIdentifier: "red-category", causationId: "evt-0002", version: 2))
     }
 
     static let categories = NotificationCategories(categories: [

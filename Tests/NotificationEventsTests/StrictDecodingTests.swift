@@ -169,6 +169,16 @@ import Testing
         }
     }
 
+    @Test func aLifecycleSubjectMustEqualTheRequestIdentifier() throws {
+        var event = Samples.lifecycle()
+        event.subject = "red-0002"
+        #expect(throws: EventDecodingError.invalidField(path: "subject", problem: "must equal data.requestIdentifier")) {
+            try EventCodec.decodeLifecycleEvent(EventCodec.encode(event))
+        }
+        event.subject = nil
+        #expect(try EventCodec.decodeLifecycleEvent(EventCodec.encode(event)) == event)
+    }
+
     @Test func anOutputIdMustBeDerivedFromItsCause() {
         var update = Samples.update()
         update.id = "evt-0003/actions-updated"
@@ -177,6 +187,38 @@ import Testing
         }
         #expect(ActionSetUpdateEvent.id(causedBy: "evt-0002") == ActionSetUpdateEvent.id(causedBy: "evt-0002"))
         #expect(ActionSetUpdateEvent.id(causedBy: "evt-0002") != ActionSetUpdateEvent.id(causedBy: "evt-0003"))
+    }
+
+    @Test func aCommandsSubjectMustEqualTheRequestIdentifier() {
+        var dismissal = Samples.command(Dismissal.self)
+        dismissal.subject = "red-0002"
+        #expect(throws: EventDecodingError.invalidField(path: "subject", problem: "must equal data.requestIdentifier")) {
+            try EventCodec.decodeDismissedEvent(EventCodec.encode(dismissal))
+        }
+        var removal = Samples.command(Removal.self)
+        removal.subject = "red-0002"
+        #expect(throws: EventDecodingError.invalidField(path: "subject", problem: "must equal data.requestIdentifier")) {
+            try EventCodec.decodeRemovedEvent(EventCodec.encode(removal))
+        }
+    }
+
+    /// One input may cause an update, a dismissal and a removal: each id is its cause's, with a suffix of its own.
+    @Test func aCommandsIdMustBeDerivedFromItsCauseAndItsKind() {
+        var dismissal = Samples.command(Dismissal.self)
+        dismissal.id = NotificationDismissedEvent.commandID(causedBy: "evt-0003")
+        #expect(throws: EventDecodingError.invalidField(path: "id", problem: "must be derived from data.causationId")) {
+            try EventCodec.decodeDismissedEvent(EventCodec.encode(dismissal))
+        }
+        var removal = Samples.command(Removal.self)
+        removal.id = NotificationDismissedEvent.commandID(causedBy: "evt-0002")
+        #expect(throws: EventDecodingError.invalidField(path: "id", problem: "must be derived from data.causationId")) {
+            try EventCodec.decodeRemovedEvent(EventCodec.encode(removal))
+        }
+        let ids = [
+            ActionSetUpdateEvent.id(causedBy: "evt-0002"), NotificationDismissedEvent.commandID(causedBy: "evt-0002"),
+            NotificationRemovedEvent.commandID(causedBy: "evt-0002"),
+        ]
+        #expect(ids == ["evt-0002/actions-updated", "evt-0002/dismissed", "evt-0002/removed"])
     }
 
     @Test func actionIdentifiersInAnUpdateAreUnique() {

@@ -6,9 +6,10 @@ usage: validate.py SCHEMAS_DIR CORPUS_DIR
 Prints one JSON object: "schemas" maps each schema file to null when it is a valid draft 2020-12 schema, else the
 reason; "documents" maps each corpus file ("valid/x.json", "invalid/y.json") to {"valid": bool, "reason": str}.
 A document is judged by the schema its name starts with: "notification-response.badge-negative.json" by
-notification-response.v1.schema.json. A "binary-notification-response" document is a message in CloudEvents' binary
-content mode, {"contentType", "headers", "body" (its text)}: it is turned into the structured event it stands for, as
-the CloudEvents AMQP binding says (and as BinaryModeHeaders does), and judged by notification-response.v1.schema.json.
+notification-response.v1.schema.json. A "binary-<kind>" document (binary-notification-response,
+binary-notification-lifecycle) is a message in CloudEvents' binary content mode, {"contentType", "headers", "body"
+(its text)}: it is turned into the structured event it stands for, as the CloudEvents AMQP binding says (and as
+BinaryModeHeaders does), and judged by <kind>.v1.schema.json.
 
 Before the schema, a document must pass the contract's JSON rules, which JSON Schema cannot state and which the Swift
 decoder (StrictJSONParser) applies in the same way: UTF-8 without a byte order mark, no duplicate keys (keys equal
@@ -160,7 +161,7 @@ def main(schemas_dir, corpus_dir):
     corpus = pathlib.Path(corpus_dir)
     for path in sorted(corpus.glob("*/*.json")):
         kind = path.name.split(".", 1)[0]
-        binary = kind == "binary-notification-response"
+        binary = kind.startswith("binary-")
         schema = schemas.get(f"{kind.removeprefix('binary-')}.v1.schema.json")
         key = f"{path.parent.name}/{path.name}"
         if schema is None:

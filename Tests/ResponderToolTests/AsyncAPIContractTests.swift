@@ -14,12 +14,18 @@ import WorkerHarness
         #expect(result.output == "ok\n")
     }
 
-    /// The checker itself catches each kind of mistake: a broken document, a dangling reference and drift from
-    /// the topology.
+    /// The checker itself catches each kind of mistake: a broken document, a dangling reference, an event type of
+    /// the JSON Schemas without its message, and drift from the topology.
     @Test(arguments: [
         ("action: receive", "action: subscribe", "not a valid AsyncAPI 3.0 document"),
         ("          durable: true", "          durabel: true", "not a valid AsyncAPI 3.0 document"),
         ("#/$defs/actionSetUpdate", "#/$defs/actionSetUpdates", "does not resolve"),
+        ("name: notification.lifecycle.v1", "name: notification.lifecycle",
+         "notification.lifecycle.v1 (notification-lifecycle.v1.schema.json) has no message"),
+        ("$ref: './notification-lifecycle.v1.schema.json'", "$ref: './notification-response.v1.schema.json'",
+         "notification.lifecycle.v1 (notification-lifecycle.v1.schema.json) has no message"),
+        ("$ref: './notification-removed.v1.schema.json'", "$ref: './notification-dismissed.v1.schema.json'",
+         "notification.removed.v1 (notification-removed.v1.schema.json) has no message"),
         ("x-delivery-limit: 5", "x-delivery-limit: 6", "queues differ from responder topology --json"),
         ("routingKey: '#'", "routingKey: 'red-category'", "bindings differ from responder topology --json"),
         ("type: topic", "type: direct", "exchanges differ from responder topology --json"),

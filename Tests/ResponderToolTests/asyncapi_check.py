@@ -5,7 +5,8 @@ usage: asyncapi_check.py ASYNCAPI_FILE TOPOLOGY_JSON_FILE
 
 Validates the document with the asyncapi3 package (Pydantic models of the whole AsyncAPI 3.0 specification and its
 bindings, the AMQP 0-9-1 one included), resolves every $ref (pointers into the document and into the JSON Schemas
-beside it), and compares its exchanges, queues (with their x-amqp-arguments) and bindings (x-amqp-bindings) with
+beside it), checks that every CloudEvents type those schemas define is the payload of a message of that name, and
+compares its exchanges, queues (with their x-amqp-arguments) and bindings (x-amqp-bindings) with
 what `responder topology --json` printed. Prints "ok" and exits 0, or prints each problem and exits 1.
 """
 
@@ -57,6 +58,21 @@ def unresolved(document, folder):
     return problems
 
 
+def undescribed_events(document, folder):
+    """The event types of the JSON Schemas beside the document (a schema whose `type` is a const) that no message of
+    the document carries under its own name, so a new type cannot be left out of the AsyncAPI contract."""
+    described = {
+        (message.get("name"), message.get("payload", {}).get("$ref"))
+        for message in document.get("components", {}).get("messages", {}).values()
+    }
+    problems = []
+    for path in sorted(folder.glob("*.schema.json")):
+        event_type = json.loads(path.read_text()).get("properties", {}).get("type", {}).get("const")
+        if event_type and (event_type, f"./{path.name}") not in described:
+            problems.append(f"{event_type} ({path.name}) has no message")
+    return problems
+
+
 def declarations(document):
     exchanges, queues, bindings = [], [], []
     for name, channel in document.get("channels", {}).items():
@@ -87,6 +103,7 @@ def main(asyncapi_file, topology_file):
     except Exception as error:  # noqa: BLE001 - any failure is a verdict to report
         problems.append(f"not a valid AsyncAPI 3.0 document: {error}")
     problems += unresolved(document, path.parent)
+    problems += undescribed_events(document, path.parent)
     topology = json.loads(pathlib.Path(topology_file).read_text())
     try:
         described = declarations(document)

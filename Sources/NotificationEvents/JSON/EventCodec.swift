@@ -82,6 +82,23 @@ public enum EventCodec {
         try decodeResponseEvent(BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
     }
 
+    /// Decodes a lifecycle event (`notification.lifecycle.v1`): a producer's report that a notification request
+    /// was removed or replaced. A `subject` must equal the request identifier.
+    public static func decodeLifecycleEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationLifecycleEvent {
+        let event: NotificationLifecycleEvent = try decodeEvent(
+            StrictJSONParser.parse(Array(body)), type: EventType.notificationLifecycle)
+        try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
+        return event
+    }
+
+    /// Decodes a lifecycle event sent in binary content mode (``BinaryModeHeaders``), by the rules of
+    /// ``decodeLifecycleEvent(_:)`` and with the errors of ``decodeResponseEvent(headers:contentType:body:)``.
+    public static func decodeLifecycleEvent(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> NotificationLifecycleEvent {
+        try decodeLifecycleEvent(BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
     /// Decodes an output event (`notification.actions.updated.v1`), for tests and consumers of the output.
     ///
     /// Beyond its schema, its `id` must be ``CloudEvent/id(causedBy:)`` of its causation id and a `subject` must
@@ -89,9 +106,7 @@ public enum EventCodec {
     public static func decodeActionSetUpdateEvent(_ body: some DataProtocol) throws(EventDecodingError) -> ActionSetUpdateEvent {
         let event: ActionSetUpdateEvent = try decodeEvent(StrictJSONParser.parse(Array(body)), type: EventType.actionSetUpdated)
         try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
-        guard event.id == ActionSetUpdateEvent.id(causedBy: event.data.causationId) else {
-            throw .invalidField(path: "id", problem: "must be derived from data.causationId")
-        }
+        try requireDerivedID(event.id, ActionSetUpdateEvent.id(causedBy: event.data.causationId))
         return event
     }
 
@@ -101,6 +116,29 @@ public enum EventCodec {
     ) throws(EventDecodingError) -> ActionSetUpdateEvent {
         try decodeActionSetUpdateEvent(
             BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
+    /// Decodes a dismissal (`notification.dismissed.v1`), for consumers of the output.
+    ///
+    /// Beyond its schema, its `id` must be ``CloudEvent/commandID(causedBy:)`` of its causation id and a `subject`
+    /// must equal the request identifier.
+    public static func decodeDismissedEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationDismissedEvent {
+        try decodeDeviceCommandEvent(body)
+    }
+
+    /// Decodes a removal (`notification.removed.v1`), for consumers of the output, by the rules of
+    /// ``decodeDismissedEvent(_:)``.
+    public static func decodeRemovedEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationRemovedEvent {
+        try decodeDeviceCommandEvent(body)
+    }
+
+    private static func decodeDeviceCommandEvent<Kind>(
+        _ body: some DataProtocol
+    ) throws(EventDecodingError) -> CloudEvent<DeviceCommand<Kind>> {
+        let event: CloudEvent<DeviceCommand<Kind>> = try decodeEvent(StrictJSONParser.parse(Array(body)), type: Kind.eventType)
+        try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
+        try requireDerivedID(event.id, CloudEvent<DeviceCommand<Kind>>.commandID(causedBy: event.data.causationId))
+        return event
     }
 
     /// Decodes a categories file; category identifiers, and action identifiers within a category, must be unique.
@@ -231,6 +269,11 @@ public enum EventCodec {
     ) throws(EventDecodingError) {
         guard let subject, subject != identifier else { return }
         throw .invalidField(path: "subject", problem: "must equal \(identifierPath)")
+    }
+
+    /// An output's id derives from its cause alone; JSON Schema cannot compare fields, so the schemas only describe it.
+    private static func requireDerivedID(_ id: String, _ derived: String) throws(EventDecodingError) {
+        guard id == derived else { throw .invalidField(path: "id", problem: "must be derived from data.causationId") }
     }
 
     private static func invalidField(_ error: DecodingError) -> EventDecodingError {

@@ -7,7 +7,8 @@ public struct CloudEvent<Payload: Sendable & Hashable & Codable>: Sendable, Hash
 
     /// The CloudEvents version; ``specVersion`` for every event of this contract.
     public var specversion: String
-    /// Unique per event from one source; never empty. An output's id is ``id(causedBy:)`` of its input's id.
+    /// Unique per event from one source; never empty. An output's id derives from its input's id: ``id(causedBy:)``
+    /// for an action-set update, ``commandID(causedBy:)`` for a dismissal or removal.
     public var id: String
     /// Who sent the event, a URI-reference; never empty.
     public var source: String
@@ -67,5 +68,11 @@ extension CloudEvent: ContractObject {
 
 /// The input event: `type` is ``EventType/notificationResponse``.
 public typealias NotificationResponseEvent = CloudEvent<NotificationResponse>
+/// The input event that ends or replaces a notification: `type` is ``EventType/notificationLifecycle``.
+public typealias NotificationLifecycleEvent = CloudEvent<NotificationLifecycleChange>
 /// The output event: `type` is ``EventType/actionSetUpdated``.
 public typealias ActionSetUpdateEvent = CloudEvent<ActionSetUpdate>
+/// The output that tells the device to dismiss a notification: `type` is ``EventType/notificationDismissed``.
+public typealias NotificationDismissedEvent = CloudEvent<DeviceCommand<Dismissal>>
+/// The output that tells the device to remove a delivered notification: `type` is ``EventType/notificationRemoved``.
+public typealias NotificationRemovedEvent = CloudEvent<DeviceCommand<Removal>>

@@ -1,0 +1,20 @@
+/// Which command a ``DeviceCommand`` is: the JSON of both is the same, and the event's `type` tells them apart.
+public protocol DeviceCommandKind: Sendable {
+    /// The event `type` of this command, one of ``EventType``.
+    static var eventType: String { get }
+    /// What the command's id adds to the id of the input that caused it: `<causationId>/<idSuffix>`.
+    static var idSuffix: String { get }
+}
+
+/// The device dismisses the notification, as a content extension answering `.dismiss` or
+/// `.dismissAndForwardAction` does on the device the user touched.
+public enum Dismissal: DeviceCommandKind {
+    public static var eventType: String { EventType.notificationDismissed }
+    public static var idSuffix: String { "dismissed" }
+}
+
+/// The device removes the delivered notification, as `removeDeliveredNotifications(withIdentifiers:)` does.
+public enum Removal: DeviceCommandKind {
+    public static var eventType: String { EventType.notificationRemoved }
+    public static var idSuffix: String { "removed" }
+}
