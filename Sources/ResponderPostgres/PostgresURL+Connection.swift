@@ -5,13 +5,13 @@ extension PostgresURL {
     /// A connection (``connectionConfiguration()``, whose session starts with `startupParameters`), the only way
     /// the store opens one: for the migrations, the schema check and the pool (``PostgresConnectionPool``). A
     /// ``CleartextPasswordGuard`` sits first in its pipeline: a server (or a man in the middle who refuses TLS) that
-    /// asks for the password in cleartext on a connection that is not TLS-verified gets the connection closed, not
-    /// the password. Also says whether the server took the connection into TLS.
+    /// asks for the password in cleartext on a connection that is not TLS-verified (no TLS, or TLS that verifies
+    /// nothing) gets the connection closed, not the password. Also says whether the server took the connection into TLS.
     func connect(
         id: Int, startupParameters: [(String, String)], logger: Logger
     ) async throws -> (connection: PostgresConnection, usesTLS: Bool) {
         let configuration = try connectionConfiguration()
-        let passwordGuard = CleartextPasswordGuard(requestsTLS: tlsMode != .disable)
+        let passwordGuard = CleartextPasswordGuard(requestsTLS: tlsMode != .disable, verifiesServer: verifiesServer)
         let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
             .connectTimeout(.seconds(Int64(connectTimeout.components.seconds)))
             .channelInitializer { channel in

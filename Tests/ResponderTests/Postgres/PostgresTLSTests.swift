@@ -9,7 +9,7 @@ import WorkerHarness
 
 /// The safe defaults of TLS and authentication, against scripts/postgres's server: its certificate is for
 /// localhost, by a throwaway CA no system trusts, and its role `responder_cleartext` is asked for the password in
-/// cleartext on connections without TLS.
+/// cleartext, with TLS or without.
 @Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
 struct PostgresTLSTests {
     /// The folder of the server's CA (`POSTGRES_TLS_DIR`).
@@ -94,6 +94,23 @@ struct PostgresTLSTests {
 
         url.tlsMode = .verifyFull
         url.host = "localhost"
+        url.rootCertificatePath = try caFile()
+        await #expect(throws: PostgresSchemaNotMigrated.self) { try await PostgresStateStore.checkSchema(url, logger: .quiet) }
+    }
+
+    /// TLS that verifies nothing (`prefer`, `require` without `sslrootcert`) may end at a man in the middle who
+    /// presents any certificate: the server's cleartext request is refused inside it too. With `sslrootcert` the
+    /// same TLS verifies the server, and the role logs in (and then finds no tables in a fresh schema).
+    @Test(arguments: [PostgresURL.TLSMode.prefer, .require])
+    func aCleartextPasswordRequestInsideUnverifiedTLSIsRefused(mode: PostgresURL.TLSMode) async throws {
+        var url = try TestPostgres.freshURL()
+        url.username = "responder_cleartext"
+        url.tlsMode = mode
+        let refused = try await #require(throws: StateStoreUnavailable.self) {
+            try await PostgresStateStore.checkSchema(url, logger: .quiet)
+        }
+        #expect(refused.reason.contains("asked for the password in cleartext"), "\(refused)")
+
         url.rootCertificatePath = try caFile()
         await #expect(throws: PostgresSchemaNotMigrated.self) { try await PostgresStateStore.checkSchema(url, logger: .quiet) }
     }
