@@ -112,8 +112,6 @@ let package = Package(
                 "Responder",
                 "NotificationEvents",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // PostgresClient throws the pool's circuit-breaker error as it is, of this module's type.
-                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

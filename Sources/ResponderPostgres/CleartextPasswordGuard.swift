@@ -9,7 +9,9 @@ import PostgresNIO
 /// It sits first in the connection's pipeline and reads the server's bytes until authentication succeeds: the
 /// answer to the TLS request (`S` means TLS follows, verified as the URL's `sslmode` says, and the guard steps
 /// aside), then whole messages, passed on one by one. An `AuthenticationCleartextPassword` request (`R`, code 3)
-/// closes the connection instead. SCRAM, which never reveals the password, and trust pass.
+/// closes the connection instead. SCRAM, which never reveals the password, and trust pass. When the TLS verifies
+/// nothing (`prefer`, `require` without `sslrootcert`), a man in the middle may be its other end: a second guard
+/// then reads the messages behind postgres-nio's TLS handler, the way this one reads them without TLS.
 final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandler, Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -24,20 +26,25 @@ final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandl
     }
 
     private let state: NIOLockedValueBox<State>
+    /// The guard behind the TLS handler, when the TLS does not verify the server.
+    private let insideTLS: CleartextPasswordGuard?
 
-    /// A guard for a connection that sends a TLS request first when `requestsTLS`.
-    init(requestsTLS: Bool) {
+    /// A guard for a connection that sends a TLS request first when `requestsTLS`, whose TLS checks the server's
+    /// certificate when `verifiesServer`.
+    init(requestsTLS: Bool, verifiesServer: Bool) {
         state = NIOLockedValueBox(State(awaitsTLSAnswer: requestsTLS))
+        insideTLS = requestsTLS && !verifiesServer ? CleartextPasswordGuard(requestsTLS: false, verifiesServer: true) : nil
     }
 
     /// Whether the guard closed the connection on a cleartext request.
-    var refused: Bool { state.withLockedValue { $0.refused } }
+    var refused: Bool { state.withLockedValue { $0.refused } || insideTLS?.refused == true }
 
     /// Whether the server answered the TLS request with `S`: the connection went on in TLS.
     var acceptedTLS: Bool { state.withLockedValue { $0.acceptedTLS } }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
+        let wasInTLS = acceptedTLS
         let (pass, refuse) = state.withLockedValue { state -> ([ByteBuffer], Bool) in
             guard !state.done else { return ([bytes], false) }
             state.pending.writeBuffer(&bytes)
@@ -77,7 +84,17 @@ final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandl
             }
             return (pass, false)
         }
+        let enteredTLS = !wasInTLS && acceptedTLS
         for buffer in pass where buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
         if refuse { context.close(promise: nil) }
+        // postgres-nio added its TLS handler while it read the `S`; the server's messages come out of it.
+        if enteredTLS, let insideTLS {
+            do {
+                let tls = try context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
+                try context.pipeline.syncOperations.addHandler(insideTLS, position: .after(tls))
+            } catch {
+                context.close(promise: nil)
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// without waiting for the operation to notice.
 ///
 /// A task group cannot be this: leaving its body waits for every child, and postgres-nio has queries that never
-/// end and ignore cancellation. `PostgresClient.query` writes its request with no write promise, so a connection
+/// end and ignore cancellation. postgres-nio's `query` writes its request with no write promise, so a connection
 /// the server closed between the pool's lease and that write (an admin shutdown, 57P01, meets a burst of
 /// concurrent commits) drops the request and its answer never comes. Waiting for such a query kept an input in
 /// flight for ever: the session could not finish its inputs in hand and never checked the store again, so the

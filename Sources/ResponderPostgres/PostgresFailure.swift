@@ -1,5 +1,4 @@
 import PostgresNIO
-import _ConnectionPoolModule
 import Responder
 
 /// What the store does with an error of postgres-nio: retry the statement, or report the store unavailable, or
@@ -50,10 +49,6 @@ enum PostgresFailure {
         if error is IOError || error is NIOConnectionError || error is ChannelError || error is NIOSSLError {
             let cause = String(describing: error).prefix(200)
             self = .unavailable(StateStoreUnavailable(reason: "PostgreSQL: connection lost or refused: \(cause)"))
-            return
-        }
-        if error is ConnectionPoolError {
-            self = .unavailable(StateStoreUnavailable(reason: "PostgreSQL: no connection could be opened"))
             return
         }
         if let error = error as? PostgresStatementError {

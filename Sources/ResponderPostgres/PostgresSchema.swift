@@ -205,7 +205,8 @@ enum PostgresSchema {
         let connection: PostgresConnection
         let usesTLS: Bool
         do {
-            (connection, usesTLS) = try await url.connect(id: 1, logger: logger)
+            (connection, usesTLS) = try await url.connect(
+                id: 1, startupParameters: PostgresURL.migrationStartupParameters, logger: logger)
         } catch {
             throw Self.explained(error)
         }

@@ -29,7 +29,7 @@ extension PostgresStateStore {
 
     /// Runs `body` on the pool (``operation(on:within:_:)``) within the store's timeout unless `bounded` is false.
     func operation<Result: Sendable>(
-        bounded: Bool = true, _ body: @escaping @Sendable (PostgresClient) async throws -> Result
+        bounded: Bool = true, _ body: @escaping @Sendable (PostgresConnectionPool) async throws -> Result
     ) async throws -> Result {
         try await Self.operation(on: client, within: bounded ? timeout : nil, body)
     }
@@ -40,8 +40,8 @@ extension PostgresStateStore {
     /// the server said). With a `deadline`, an operation that has no answer within it (it may be waiting
     /// for a connection the pool cannot open) is cancelled and reported unavailable.
     static func operation<Result: Sendable>(
-        on client: PostgresClient, within deadline: Duration?,
-        _ body: @escaping @Sendable (PostgresClient) async throws -> Result
+        on client: PostgresConnectionPool, within deadline: Duration?,
+        _ body: @escaping @Sendable (PostgresConnectionPool) async throws -> Result
     ) async throws -> Result {
         var attempt = 1
         while true {
@@ -72,7 +72,7 @@ extension PostgresStateStore {
     /// inbox. A statement that fails for another reason (a value of one commit the server refuses) rolls the
     /// batch back, and each commit is then written alone, so only the faulty one fails.
     static func write(
-        _ batch: [StateCommit], on client: PostgresClient, within timeout: Duration, logger: Logger
+        _ batch: [StateCommit], on client: PostgresConnectionPool, within timeout: Duration, logger: Logger
     ) async -> [Result<CommitResult, any Error>] {
         // Every worker writes a batch in one order (by notification, then event), so two batches that share
         // notifications or events (a redelivered prefetch racing its original) take their locks in the same order
@@ -86,8 +86,7 @@ extension PostgresStateStore {
         let statement = CommitBatch(commits: order.map { batch[$0] })
         do {
             let rows = try await operation(on: client, within: timeout) { client in
-                var rows: [CommitBatch.Row] = []
-                for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
+                let rows = try await client.execute(statement, logger: logger)
                 guard rows.count == batch.count else {
                     throw StateStoreUnavailable(
                         reason: "PostgreSQL: commit_events answered \(rows.count) rows for \(batch.count) commits")
@@ -119,14 +118,12 @@ extension PostgresStateStore {
     /// the query (connection or server trouble becomes ``StateStoreUnavailable``) is every load's; stored bytes that
     /// do not decode fail only their own load.
     static func load(
-        _ keys: [StateLoad], on client: PostgresClient, within timeout: Duration, logger: Logger
+        _ keys: [StateLoad], on client: PostgresConnectionPool, within timeout: Duration, logger: Logger
     ) async -> [Result<StateSnapshot, any Error>] {
         let statement = LoadEvents(keys: keys)
         do {
             let rows = try await operation(on: client, within: timeout) { client in
-                var rows: [LoadEvents.Row] = []
-                for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
-                return rows
+                try await client.execute(statement, logger: logger)
             }
             var results = [Result<StateSnapshot, any Error>](
                 repeating: .failure(StateStoreUnavailable(reason: "PostgreSQL: no row for a load")), count: keys.count)

@@ -39,7 +39,7 @@ public final class PostgresStateStore: StateStore, Service {
     public let notificationRetention: Duration
     /// Rows one pruning statement deletes at most, so a pass never holds many locks or a long transaction.
     public let pruningBatch: Int
-    let client: PostgresClient
+    let client: PostgresConnectionPool
     let timeout: Duration
     let logger: Logger
 
@@ -60,8 +60,8 @@ public final class PostgresStateStore: StateStore, Service {
         self.timeout = timeout
         self.pruningBatch = pruningBatch
         self.logger = logger
-        let client = PostgresClient(
-            configuration: url.clientConfiguration(statementTimeout: timeout), backgroundLogger: logger)
+        let client = PostgresConnectionPool(
+            url: url, startupParameters: url.startupParameters(statementTimeout: timeout), logger: logger)
         self.client = client
     }
 
@@ -82,7 +82,7 @@ public final class PostgresStateStore: StateStore, Service {
     ///
     /// Returns the URL the store's connection pool should use: with the default `sslmode` (`prefer-verified`), once
     /// this connection went into TLS, `verify-full`, so the pool's later connections cannot be talked down to
-    /// cleartext (postgres-nio's pool answers a cleartext password request, which only this connection refuses).
+    /// cleartext, where a man in the middle could read and change the state.
     @discardableResult
     public static func checkSchema(_ url: PostgresURL, logger: Logger) async throws -> PostgresURL {
         try await PostgresSchema.check(url, logger: logger) ? url.requiringTLS() : url
@@ -127,15 +127,17 @@ public final class PostgresStateStore: StateStore, Service {
 
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
         try await operation { client in
-            let rows = try await client.query(
-                """
-                SELECT category_identifier, actions, handler_states, version FROM notification
-                WHERE request_identifier = \(requestIdentifier)
-                """, logger: self.logger)
-            for try await (category, actions, states, version) in rows.decode((String, ByteBuffer, ByteBuffer, Int64).self) {
-                return try Self.record(requestIdentifier, category: category, actions: actions, states: states, version: version)
+            try await client.withConnection { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT category_identifier, actions, handler_states, version FROM notification
+                    WHERE request_identifier = \(requestIdentifier)
+                    """, logger: self.logger)
+                for try await (category, actions, states, version) in rows.decode((String, ByteBuffer, ByteBuffer, Int64).self) {
+                    return try Self.record(requestIdentifier, category: category, actions: actions, states: states, version: version)
+                }
+                return nil
             }
-            return nil
         }
     }
 
@@ -146,7 +148,7 @@ public final class PostgresStateStore: StateStore, Service {
     /// the worker again, with a longer backoff).
     public func checkAvailability() async throws {
         try await operation { client in
-            for try await _ in try await client.execute(LoadEvents(keys: []), logger: self.logger) {}
+            _ = try await client.execute(LoadEvents(keys: []), logger: self.logger)
         }
     }
 

@@ -12,24 +12,8 @@ extension PostgresURL {
         ]
     }
 
-    /// The pool's configuration.
-    func clientConfiguration(statementTimeout: Duration) -> PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS =
-            switch (tlsMode, tlsConfiguration) {
-            case (.disable, _), (_, nil): .disable
-            case (.prefer, let configuration?), (.preferVerified, let configuration?): .prefer(configuration)
-            case (_, let configuration?): .require(configuration)
-            }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls)
-        configuration.options.maximumConnections = poolSize
-        configuration.options.connectTimeout = connectTimeout
-        configuration.options.additionalStartupParameters = startupParameters(statementTimeout: statementTimeout)
-        return configuration
-    }
-
-    /// One connection's configuration, for the migrations: a single connection fails at once on a wrong host,
-    /// port or password, where the pool would retry until its circuit breaker opens (postgres-nio#565).
+    /// One connection's configuration, whose session starts as the migrations' (``migrationStartupParameters``);
+    /// ``connect(id:startupParameters:logger:)`` opens every connection of the store with it.
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch (tlsMode, tlsConfiguration) {
@@ -41,12 +25,13 @@ extension PostgresURL {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000)
-        // Migrations may wait for another worker's migrations: no statement timeout, a lock wait of a minute.
-        configuration.options.additionalStartupParameters = [
-            ("application_name", "responder migrate"), ("lock_timeout", "60000"),
-        ]
+        configuration.options.additionalStartupParameters = Self.migrationStartupParameters
         return configuration
     }
+
+    /// Session settings of the migrations' and the schema check's connection: migrations may wait for another
+    /// worker's migrations, so no statement timeout, a lock wait of a minute.
+    static let migrationStartupParameters = [("application_name", "responder migrate"), ("lock_timeout", "60000")]
 
     /// TLS as libpq's `sslmode` means it: `prefer` and `require` encrypt without checking the certificate unless
     /// a CA file is given, `verify-ca` checks the chain, `verify-full` the chain and the host name, as the default

@@ -2,13 +2,16 @@ import PostgresNIO
 import Responder
 
 extension PostgresURL {
-    /// One connection of its own (``connectionConfiguration()``), for the migrations and the schema check, with a
-    /// ``CleartextPasswordGuard`` first in its pipeline: a server (or a man in the middle who refuses TLS) that asks
-    /// for the password in cleartext on a connection that is not TLS-verified gets the connection closed, not the
-    /// password. Also says whether the server took the connection into TLS.
-    func connect(id: Int, logger: Logger) async throws -> (connection: PostgresConnection, usesTLS: Bool) {
+    /// A connection (``connectionConfiguration()``, whose session starts with `startupParameters`), the only way
+    /// the store opens one: for the migrations, the schema check and the pool (``PostgresConnectionPool``). A
+    /// ``CleartextPasswordGuard`` sits first in its pipeline: a server (or a man in the middle who refuses TLS) that
+    /// asks for the password in cleartext on a connection that is not TLS-verified (no TLS, or TLS that verifies
+    /// nothing) gets the connection closed, not the password. Also says whether the server took the connection into TLS.
+    func connect(
+        id: Int, startupParameters: [(String, String)], logger: Logger
+    ) async throws -> (connection: PostgresConnection, usesTLS: Bool) {
         let configuration = try connectionConfiguration()
-        let passwordGuard = CleartextPasswordGuard(requestsTLS: tlsMode != .disable)
+        let passwordGuard = CleartextPasswordGuard(requestsTLS: tlsMode != .disable, verifiesServer: verifiesServer)
         let channel = try await ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
             .connectTimeout(.seconds(Int64(connectTimeout.components.seconds)))
             .channelInitializer { channel in
@@ -19,6 +22,7 @@ extension PostgresURL {
             establishedChannel: channel, tls: configuration.tls, username: username, password: password,
             database: database)
         established.options = configuration.options
+        established.options.additionalStartupParameters = startupParameters
         // As postgres-nio names a server it connects to itself: a host name for SNI and verification, an address
         // checked against the peer's.
         if (try? SocketAddress(ipAddress: host, port: port)) == nil { established.options.tlsServerName = host }
@@ -39,8 +43,8 @@ extension PostgresURL {
 extension PostgresURL {
     /// The URL the connection pool uses once a connection to this server went into TLS: `prefer-verified` becomes
     /// `verify-full`, so no later connection of the pool can be talked down to cleartext by a man in the middle who
-    /// refuses TLS (the pool answers a cleartext password request, which only the first connection's guard
-    /// refuses). Any other mode is kept as it is.
+    /// refuses TLS, who could then read and change the state (each connection's guard keeps the password from him
+    /// in any mode). Any other mode is kept as it is.
     func requiringTLS() -> PostgresURL {
         guard tlsMode == .preferVerified else { return self }
         var url = self

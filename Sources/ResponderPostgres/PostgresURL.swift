@@ -117,18 +117,24 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible, CustomRe
     public var hasPassword: Bool { password != nil }
 
     /// A warning for the log when the connection may go unverified (`disable`, or `prefer` and `require` without
-    /// `sslrootcert`): a man in the middle could read and change what the worker reads and writes, and, unless
-    /// the server uses SCRAM, learn the password. Nil when every TLS connection is verified.
+    /// `sslrootcert`): a man in the middle could read and change what the worker reads and writes (the password
+    /// he cannot learn: a cleartext request is refused on such a connection). Nil when every TLS connection is
+    /// verified.
     public var unverifiedTLSWarning: String? {
-        switch tlsMode {
-        case .preferVerified, .verifyCA, .verifyFull: return nil
-        case .prefer, .require: guard rootCertificatePath == nil else { return nil }
-        case .disable: break
-        }
+        guard !verifiesServer else { return nil }
         return "the PostgreSQL connection is not verified (sslmode=\(tlsMode.rawValue)"
             + (tlsMode == .disable ? "" : " without sslrootcert")
             + "): a man in the middle could read and change the state; use the default sslmode, verify-full "
             + "or sslrootcert"
+    }
+
+    /// Whether a connection that uses TLS verifies the server's certificate (the chain at least).
+    var verifiesServer: Bool {
+        switch tlsMode {
+        case .preferVerified, .verifyCA, .verifyFull: true
+        case .prefer, .require: rootCertificatePath != nil
+        case .disable: false
+        }
     }
 
     private mutating func readParameters(_ query: Substring) throws(PostgresURLError) {

@@ -2,11 +2,11 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A TCP proxy on 127.0.0.1 in front of the broker that behaves like a bad network: it cuts what either side
-/// writes into pieces of a few bytes, each its own segment, holds some pieces back for a moment, resets every
-/// connection when told to, and stalls them all (passing no byte while keeping the sockets open, as a hung peer
-/// or a lost route does) for a while or for good. One thread per connection; new connections are accepted
-/// throughout, stalled or not.
+/// A TCP proxy on 127.0.0.1 in front of the broker (or PostgreSQL) that behaves like a bad network: it cuts what
+/// either side writes into pieces of a few bytes, each its own segment, holds some pieces back for a moment, resets
+/// every connection when told to, and stalls them all (passing no byte while keeping the sockets open, as a hung
+/// peer or a lost route does) for a while or for good; in front of PostgreSQL it can refuse TLS as a man in the
+/// middle does. One thread per connection; new connections are accepted throughout, stalled or not.
 public final class FaultyProxy: Sendable {
     /// How the proxy treats the bytes it passes on.
     public struct Faults: Sendable {
@@ -35,6 +35,8 @@ public final class FaultyProxy: Sendable {
     private let stalledUntil = Mutex<ContinuousClock.Instant?>(nil)
     private let isStopped = Atomic<Bool>(false)
     private let accepted = Atomic<Int>(0)
+    private let refusesTLS = Atomic<Bool>(false)
+    private let refusedTLSRequests = Atomic<Int>(0)
 
     /// Listens on a free port and passes every connection on to `targetPort` on 127.0.0.1, with `faults`.
     public init(toPort targetPort: Int, faults: Faults = .none) throws {
@@ -70,6 +72,15 @@ public final class FaultyProxy: Sendable {
     public func silence() {
         stalledUntil.withLock { $0 = .now + .seconds(1_000_000) }
     }
+
+    /// Answers PostgreSQL's TLS request (SSLRequest) itself with `N` on every connection from now on, as a man in
+    /// the middle who wants the session in cleartext does, and passes the rest on.
+    public func refuseTLS() {
+        refusesTLS.store(true, ordering: .relaxed)
+    }
+
+    /// How many TLS requests ``refuseTLS()`` answered.
+    public var tlsRequestsRefused: Int { refusedTLSRequests.load(ordering: .relaxed) }
 
     /// Closes the listener and every connection.
     public func stop() {
@@ -112,7 +123,8 @@ public final class FaultyProxy: Sendable {
                 Glibc.close(descriptor)
             }
         }
-        guard connected else { return }
+        guard connected, !refusesTLS.load(ordering: .relaxed) || refuseTLSRequest(from: client, passingOnTo: broker)
+        else { return }
         for descriptor in [client, broker] {
             // Each piece leaves as a segment of its own rather than being gathered again by Nagle's algorithm.
             var on: Int32 = 1
@@ -140,6 +152,24 @@ public final class FaultyProxy: Sendable {
                 guard count > 0, pass(buffer[..<count], to: to, random: &random) else { return }
             }
         }
+    }
+
+    /// Reads the client's first message, answers it with `N` when it is PostgreSQL's SSLRequest (length 8, code
+    /// 80877103) and passes it on otherwise; returns `false` once a socket failed.
+    private func refuseTLSRequest(from client: Int32, passingOnTo server: Int32) -> Bool {
+        var first = [UInt8](repeating: 0, count: 8)
+        var count = 0
+        while count < first.count {
+            let got = first[count...].withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return false }
+            count += got
+        }
+        guard first == [0, 0, 0, 8, 0x04, 0xD2, 0x16, 0x2F] else {
+            return first.withUnsafeBytes { write(server, $0.baseAddress, $0.count) } == first.count
+        }
+        refusedTLSRequests.add(1, ordering: .relaxed)
+        return [UInt8(ascii: "N")].withUnsafeBytes { write(client, $0.baseAddress, 1) } == 1
     }
 
     /// Writes `bytes` to `descriptor` in pieces; returns `false` once the socket failed.

@@ -11,20 +11,6 @@ import WorkerHarness
 /// row rights.
 @Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
 struct PostgresSchemaCheckTests {
-    /// Runs `statements` as the tests' role (the server's owner) in `url`'s schema.
-    private func run(_ statements: [String], in url: PostgresURL) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: try url.connectionConfiguration(), id: 9, logger: .quiet)
-        do {
-            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(url.schema)"), logger: .quiet)
-            for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: .quiet) }
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
-    }
-
     /// The store `run` and `replay` open.
     private func open(_ url: PostgresURL) async throws -> OpenedState {
         try await StateLocation.postgres(url).open(
@@ -45,12 +31,12 @@ struct PostgresSchemaCheckTests {
         let url = try TestPostgres.freshURL()
         try await PostgresStateStore.migrate(url, logger: .quiet)
         let current = PostgresStateStore.schemaVersion
-        try await run(["DELETE FROM responder_schema_migration WHERE version = \(current)"], in: url)
+        try await TestPostgres.run(["DELETE FROM responder_schema_migration WHERE version = \(current)"], in: url)
         let older = try await #require(throws: PostgresSchemaNotMigrated.self) { try await open(url) }
         #expect(older.found == current - 1)
         #expect(older.description.contains("older than this responder needs (\(current)): run `responder migrate`"))
 
-        try await run(["INSERT INTO responder_schema_migration (version) VALUES (\(current)), (\(current + 1))"], in: url)
+        try await TestPostgres.run(["INSERT INTO responder_schema_migration (version) VALUES (\(current)), (\(current + 1))"], in: url)
         let newer = try await #require(throws: PostgresSchemaTooNew.self) { try await open(url) }
         #expect(newer.found == current + 1)
     }
@@ -63,7 +49,7 @@ struct PostgresSchemaCheckTests {
         let role = "rows_\(UInt32.random(in: .min ... .max))"
         let password = UUID().uuidString
         let schema = url.schema
-        try await run(
+        try await TestPostgres.run(
             [
                 "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
                 "GRANT USAGE ON SCHEMA \(schema) TO \(role)",

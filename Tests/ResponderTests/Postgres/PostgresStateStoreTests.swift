@@ -75,8 +75,8 @@ struct PostgresStateStoreTests {
         #expect(error?.reason.contains("connection lost or refused") == true, "\(String(describing: error))")
     }
 
-    /// The pool retries a server it cannot reach; the store does not wait for it past its timeout: the worker
-    /// pauses on StateStoreUnavailable instead of hanging (postgres-nio#565).
+    /// A server the pool cannot reach: the store does not wait for it past its timeout, the worker pauses on
+    /// StateStoreUnavailable instead of hanging.
     @Test func aStoreThatCannotConnectIsUnavailableNotHanging() async throws {
         let url = try PostgresURL("postgres://responder:pw@127.0.0.1:1/responder?connect_timeout=1")
         let store = PostgresStateStore(url: url, timeout: .seconds(2), logger: .quiet)

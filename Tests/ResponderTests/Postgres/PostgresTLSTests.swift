@@ -9,7 +9,7 @@ import WorkerHarness
 
 /// The safe defaults of TLS and authentication, against scripts/postgres's server: its certificate is for
 /// localhost, by a throwaway CA no system trusts, and its role `responder_cleartext` is asked for the password in
-/// cleartext on connections without TLS.
+/// cleartext, with TLS or without.
 @Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
 struct PostgresTLSTests {
     /// The folder of the server's CA (`POSTGRES_TLS_DIR`).
@@ -27,7 +27,8 @@ struct PostgresTLSTests {
 
     /// Whether `url`'s connection is encrypted, as the server sees it.
     private func usesTLS(_ url: PostgresURL) async throws -> Bool {
-        let (connection, _) = try await url.connect(id: 9, logger: .quiet)
+        let (connection, _) = try await url.connect(
+            id: 9, startupParameters: PostgresURL.migrationStartupParameters, logger: .quiet)
         defer { Task { try? await connection.close() } }
         var encrypted = false
         for try await ssl in try await connection.query(
@@ -95,5 +96,65 @@ struct PostgresTLSTests {
         url.host = "localhost"
         url.rootCertificatePath = try caFile()
         await #expect(throws: PostgresSchemaNotMigrated.self) { try await PostgresStateStore.checkSchema(url, logger: .quiet) }
+    }
+
+    /// TLS that verifies nothing (`prefer`, `require` without `sslrootcert`) may end at a man in the middle who
+    /// presents any certificate: the server's cleartext request is refused inside it too. With `sslrootcert` the
+    /// same TLS verifies the server, and the role logs in (and then finds no tables in a fresh schema).
+    @Test(arguments: [PostgresURL.TLSMode.prefer, .require])
+    func aCleartextPasswordRequestInsideUnverifiedTLSIsRefused(mode: PostgresURL.TLSMode) async throws {
+        var url = try TestPostgres.freshURL()
+        url.username = "responder_cleartext"
+        url.tlsMode = mode
+        let refused = try await #require(throws: StateStoreUnavailable.self) {
+            try await PostgresStateStore.checkSchema(url, logger: .quiet)
+        }
+        #expect(refused.reason.contains("asked for the password in cleartext"), "\(refused)")
+
+        url.rootCertificatePath = try caFile()
+        await #expect(throws: PostgresSchemaNotMigrated.self) { try await PostgresStateStore.checkSchema(url, logger: .quiet) }
+    }
+
+    /// A man in the middle lets the pool's first connection into TLS (where the server asks `responder_cleartext`
+    /// for SCRAM), then resets it and refuses TLS on the next: the server asks for the password in cleartext, and
+    /// the pool's new connection refuses it as the schema check's does, whatever the `sslmode`. With the password
+    /// sent, the role would log in and the operation would succeed.
+    @Test(arguments: [PostgresURL.TLSMode.preferVerified, .prefer])
+    func aLaterPoolConnectionAskedForTheCleartextPasswordRefusesIt(mode: PostgresURL.TLSMode) async throws {
+        var url = try TestPostgres.freshURL()
+        try await PostgresStateStore.migrate(url, logger: .quiet)
+        try await TestPostgres.run(
+            [
+                "GRANT USAGE ON SCHEMA \(url.schema) TO responder_cleartext",
+                "GRANT SELECT ON notification, inbox TO responder_cleartext",
+            ], in: url)
+        let proxy = try FaultyProxy(toPort: url.port)
+        defer { proxy.stop() }
+        url.username = "responder_cleartext"
+        url.host = "localhost"
+        url.port = proxy.port
+        url.tlsMode = mode
+        url.rootCertificatePath = try caFile()
+        let store = PostgresStateStore(url: url, timeout: .seconds(5), logger: .quiet)
+        let pool = Task { await store.run() }
+        defer { pool.cancel() }
+        try await store.checkAvailability()
+
+        proxy.refuseTLS()
+        proxy.resetAll()
+        // An operation may meet the reset connection before the pool replaces it.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var refusal: StateStoreUnavailable?
+        while refusal == nil, ContinuousClock.now < deadline {
+            do {
+                try await store.checkAvailability()
+                Issue.record("a connection without TLS logged in: the password went in cleartext")
+                break
+            } catch let error as StateStoreUnavailable where error.reason.contains("asked for the password in cleartext") {
+                refusal = error
+            } catch {}
+        }
+        #expect(refusal != nil)
+        #expect(proxy.tlsRequestsRefused > 0)
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Logging
+import PostgresNIO
 import Responder
-import ResponderPostgres
 import Testing
 import WorkerHarness
+
+@testable import ResponderPostgres
 
 /// The PostgreSQL server `scripts/postgres start` runs for the tests, found through `POSTGRES_URL` (scripts/test
 /// sets it). Without it the PostgreSQL cases fail, naming scripts/test: they never pass unrun.
@@ -46,6 +48,20 @@ enum TestPostgres {
     static func store(sharingWith directory: TemporaryDirectory) async throws -> PostgresStateStore {
         guard let schema = directory.schema else { throw NoStoreYet() }
         return try await store(in: directory, schema: schema)
+    }
+
+    /// Runs `statements` as the tests' role (the server's owner) in `url`'s schema.
+    static func run(_ statements: [String], in url: PostgresURL) async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(), id: 9, logger: .quiet)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(url.schema)"), logger: .quiet)
+            for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: .quiet) }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
     }
 
     struct NoStoreYet: Error, CustomStringConvertible {
