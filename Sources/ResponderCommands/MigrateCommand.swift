@@ -15,7 +15,7 @@ struct MigrateCommand: AsyncParsableCommand {
             RESPONDER_STATE or RESPONDER_STATE_FILE. The exit status is 0 when the schema is up to date.
             """)
 
-    @OptionGroup(title: "State") var store: MigrateStateOption
+    @OptionGroup(title: "State") var store: NamedStateOption
 
     func run() async throws {
         let logger = bootstrapLogging(level: .info)

@@ -7,7 +7,7 @@ struct ResponderCommand: AsyncParsableCommand {
     static var subcommands: [any ParsableCommand.Type] {
         [
             RunCommand.self, ReplayCommand.self, PublishCommand.self, RecordCommand.self, WatchCommand.self,
-            RedriveCommand.self, TopologyCommand.self, HealthCommand.self, MigrateCommand.self,
+            RedriveCommand.self, TopologyCommand.self, HealthCommand.self, MigrateCommand.self, InspectCommand.self,
         ]
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import ResponderPostgres
 
 /// Where a command takes its state store from: `run` from its flag or the environment (``StateOption``),
-/// `replay` and `migrate` from their command line alone (``ReplayStateOption``, ``MigrateStateOption``).
+/// `replay`, `migrate` and `inspect` from their command line alone (``ReplayStateOption``, ``NamedStateOption``).
 protocol StateSource: ParsableArguments {
     /// The store the command's options (and, for `run` only, the environment) name.
     func location(_ environment: EnvironmentFallback) throws(SettingError) -> StateLocation

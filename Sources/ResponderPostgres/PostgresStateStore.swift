@@ -125,6 +125,26 @@ public final class PostgresStateStore: StateStore, Service {
         return results
     }
 
+    public func inboxEntries(of requestIdentifier: String, limit: Int) async throws -> [InboxEntry] {
+        try await operation { client in
+            try await client.withConnection { connection in
+                let rows = try await connection.query(
+                    """
+                    SELECT source, event_id, processed_at, outputs FROM inbox
+                    WHERE request_identifier = \(requestIdentifier) ORDER BY processed_at DESC LIMIT \(limit)
+                    """, logger: self.logger)
+                var entries: [InboxEntry] = []
+                for try await (source, eventID, processedAt, outputs) in rows.decode((String, String, Date, ByteBuffer).self) {
+                    entries.append(
+                        InboxEntry(
+                            source: source, eventID: eventID, requestIdentifier: requestIdentifier,
+                            outputs: try StoredBytes.outputs(outputs), processedAt: processedAt))
+                }
+                return entries
+            }
+        }
+    }
+
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
         try await operation { client in
             try await client.withConnection { connection in

@@ -44,6 +44,9 @@ import WorkerHarness
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
             try await inner.notification(requestIdentifier)
         }
+        func inboxEntries(of requestIdentifier: String, limit: Int) async throws -> [InboxEntry] {
+            try await inner.inboxEntries(of: requestIdentifier, limit: limit)
+        }
 
         func pruneInbox(processedBefore cutoff: Date) async throws -> Int {
             try await inner.pruneInbox(processedBefore: cutoff)

@@ -39,6 +39,9 @@ import WorkerHarness
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
             await memory.notification(requestIdentifier)
         }
+        func inboxEntries(of requestIdentifier: String, limit: Int) async -> [InboxEntry] {
+            await memory.inboxEntries(of: requestIdentifier, limit: limit)
+        }
         func pruneInbox(processedBefore cutoff: Date) -> Int { 0 }
         func pruneNotifications(changedBefore cutoff: Date) -> Int { 0 }
         func checkAvailability() {}

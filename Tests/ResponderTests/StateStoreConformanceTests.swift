@@ -63,6 +63,28 @@ import WorkerHarness
         #expect(again.map { EventCodec.encode($0.properties) } == outputs.map { EventCodec.encode($0.properties) })
     }
 
+    /// What `responder inspect` reads: a notification's own entries, newest first, with their outputs, at most the
+    /// limit.
+    @Test(arguments: StoreKind.allCases)
+    func aNotificationsRecentInboxEntriesComeNewestFirst(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let start = Date(timeIntervalSince1970: 1_795_165_200)
+        for (index, event) in ["e1", "e2", "e3"].enumerated() {
+            let entry = InboxEntry(
+                source: "/tests", eventID: event, requestIdentifier: "n", outputs: event == "e2" ? outputs : [],
+                processedAt: start.addingTimeInterval(Double(index)))
+            #expect(try await store.commit(StateCommit(inboxEntry: entry, notification: nil)) == .committed)
+        }
+        _ = try await store.change("other", event: "e4", at: start.addingTimeInterval(10))
+        let recent = try await store.inboxEntries(of: "n", limit: 2)
+        #expect(recent.map(\.eventID) == ["e3", "e2"])
+        #expect(recent.last?.outputs == outputs)
+        #expect(recent.first?.processedAt == start.addingTimeInterval(2))
+        #expect(try await store.inboxEntries(of: "n", limit: 10).count == 3)
+        #expect(try await store.inboxEntries(of: "nobody", limit: 10).isEmpty)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aCommitOfAnEventProcessedMeanwhileReturnsTheStoredOutputs(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()

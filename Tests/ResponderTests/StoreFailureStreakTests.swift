@@ -27,6 +27,7 @@ import WorkerHarness
             return results
         }
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? { nil }
+        func inboxEntries(of requestIdentifier: String, limit: Int) -> [InboxEntry] { [] }
         func pruneInbox(processedBefore cutoff: Date) -> Int { 0 }
         func pruneNotifications(changedBefore cutoff: Date) -> Int { 0 }
         func checkAvailability() {}

@@ -114,6 +114,7 @@ import WorkerHarness
         func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
         func commit(_ commits: [StateCommit]) throws -> [Result<CommitResult, any Error>] { throw error }
         func notification(_ requestIdentifier: String) async throws -> NotificationRecord? { nil }
+        func inboxEntries(of requestIdentifier: String, limit: Int) -> [InboxEntry] { [] }
         func pruneInbox(processedBefore cutoff: Date) -> Int { 0 }
         func pruneNotifications(changedBefore cutoff: Date) -> Int { 0 }
         func checkAvailability() throws { throw error }

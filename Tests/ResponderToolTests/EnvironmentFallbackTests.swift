@@ -176,7 +176,7 @@ import WorkerHarness
         ])
         #expect(try ReplayStateOption.parse([]).location(environment) == .memory)
         #expect(try ReplayStateOption.parse(["--state", "x.sqlite"]).location(environment) == .sqlite(path: "x.sqlite"))
-        #expect(throws: SettingError.self) { try MigrateStateOption.parse([]).location(environment) }
-        #expect(try MigrateStateOption.parse(["--state", "x.sqlite"]).location(environment) == .sqlite(path: "x.sqlite"))
+        #expect(throws: SettingError.self) { try NamedStateOption.parse([]).location(environment) }
+        #expect(try NamedStateOption.parse(["--state", "x.sqlite"]).location(environment) == .sqlite(path: "x.sqlite"))
     }
 }

@@ -41,7 +41,7 @@ struct MigrateCommandTests {
             let result = try await Tool.run(["migrate"], environment: environment)
             #expect(result.status != 0)
             #expect(
-                result.stderr == "Error: migrate needs --state or --state-file to name the store; it never takes one "
+                result.stderr == "Error: --state or --state-file must name the store; this command never takes one "
                     + "from RESPONDER_STATE or RESPONDER_STATE_FILE\n")
         }
         #expect(!FileManager.default.fileExists(atPath: production))

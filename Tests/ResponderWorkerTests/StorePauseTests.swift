@@ -34,6 +34,9 @@ struct StorePauseTests {
         func notification(_ requestIdentifier: String) async -> NotificationRecord? {
             await memory.notification(requestIdentifier)
         }
+        func inboxEntries(of requestIdentifier: String, limit: Int) async -> [InboxEntry] {
+            await memory.inboxEntries(of: requestIdentifier, limit: limit)
+        }
         func pruneInbox(processedBefore cutoff: Date) async -> Int { 0 }
         func pruneNotifications(changedBefore cutoff: Date) async -> Int { 0 }
         func checkAvailability() { checks += 1 }

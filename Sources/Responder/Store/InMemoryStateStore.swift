@@ -63,6 +63,12 @@ public actor InMemoryStateStore: StateStore {
         notifications[requestIdentifier]?.record
     }
 
+    public func inboxEntries(of requestIdentifier: String, limit: Int) -> [InboxEntry] {
+        Array(
+            inbox.values.filter { $0.requestIdentifier == requestIdentifier }
+                .sorted { $0.processedAt > $1.processedAt }.prefix(limit))
+    }
+
     /// Memory is always there: returns at once.
     public func checkAvailability() {}
 

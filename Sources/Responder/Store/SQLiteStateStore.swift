@@ -101,6 +101,29 @@ public final class SQLiteStateStore: StateStore {
         return results
     }
 
+    public func inboxEntries(of requestIdentifier: String, limit: Int) async throws -> [InboxEntry] {
+        try await SQLiteUnavailability.mapping {
+            try await pool.read { db in
+                // An operator's query, not the event path's: GRDB's rows are fine here.
+                let keys = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT source, event_id, processed_at FROM inbox WHERE request_identifier = ?
+                        ORDER BY processed_at DESC LIMIT ?
+                        """, arguments: [requestIdentifier, limit]
+                ).map { row -> (source: String, eventID: String, processedAt: Double) in
+                    (row[0], row[1], row[2])
+                }
+                return try keys.map { key in
+                    InboxEntry(
+                        source: key.source, eventID: key.eventID, requestIdentifier: requestIdentifier,
+                        outputs: try Self.outputs(source: key.source, eventID: key.eventID, in: db),
+                        processedAt: Date(timeIntervalSince1970: key.processedAt))
+                }
+            }
+        }
+    }
+
     public func notification(_ requestIdentifier: String) async throws -> NotificationRecord? {
         try await SQLiteUnavailability.mapping { try await pool.read { db in try Self.record(requestIdentifier, in: db) } }
     }

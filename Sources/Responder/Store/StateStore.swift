@@ -37,6 +37,11 @@ public protocol StateStore: Sendable {
     /// The stored record of a notification, if any.
     func notification(_ requestIdentifier: String) async throws -> NotificationRecord?
 
+    /// The notification's most recent inbox entries, newest first, at most `limit`: what `responder inspect` shows
+    /// an operator. It may read the whole inbox (no index serves it, so that commits pay for none): never call it on
+    /// the event path.
+    func inboxEntries(of requestIdentifier: String, limit: Int) async throws -> [InboxEntry]
+
     /// Forgets the inbox entries processed before `cutoff`; returns how many.
     func pruneInbox(processedBefore cutoff: Date) async throws -> Int
 

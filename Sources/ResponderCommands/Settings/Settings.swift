@@ -134,9 +134,9 @@ enum Settings {
     static let replayState = Setting<String>.text(
         "state", default: StateLocation.memory.description,
         "The store to replay into, as run's --state names one: a SQLite file or a postgres:// URL keeps the state and the inbox from one run to the next. Never taken from RESPONDER_STATE or RESPONDER_STATE_FILE.")
-    static let migrateState = Setting<String>.text(
+    static let namedState = Setting<String>.text(
         "state", default: nil, defaultDescription: "none: --state or --state-file is required",
-        "The store to migrate, as run's --state names one. Never taken from RESPONDER_STATE or RESPONDER_STATE_FILE.")
+        "The store, as run's --state names one. Never taken from RESPONDER_STATE or RESPONDER_STATE_FILE.")
     static let stateFile = Setting<String>.readableFile(
         "state-file", nil, defaultDescription: "none",
         "A file that holds the --state text (a mounted secret), so a PostgreSQL password stays off the command line.")
