@@ -29,13 +29,11 @@ extension Publication {
 /// An input as the worker tracks it from delivery to acknowledgement.
 package struct Intake: Sendable {
     package var delivery: AMQPDelivery
-    package var received: ContinuousClock.Instant
     /// The input's `process` span, while tracing is on.
     package var span: (any Span)?
 
-    package init(delivery: AMQPDelivery, received: ContinuousClock.Instant, span: (any Span)? = nil) {
+    package init(delivery: AMQPDelivery, span: (any Span)? = nil) {
         self.delivery = delivery
-        self.received = received
         self.span = span
     }
 }

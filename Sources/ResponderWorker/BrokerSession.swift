@@ -215,14 +215,14 @@ final class BrokerSession: Sendable {
                                 let message = InboundMessage(delivery)
                                 guard let tracing = self.tracing else {
                                     scheduler.submit(
-                                        message, tag: Received(intake: Intake(delivery: delivery, received: .now), input: input))
+                                        message, tag: Received(intake: Intake(delivery: delivery), input: input))
                                     continue
                                 }
                                 let span = tracing.startProcessing(message)
                                 ServiceContext.withValue(span.context) {
                                     scheduler.submit(
                                         message,
-                                        tag: Received(intake: Intake(delivery: delivery, received: .now, span: span), input: input))
+                                        tag: Received(intake: Intake(delivery: delivery, span: span), input: input))
                                 }
                             }
                         }
