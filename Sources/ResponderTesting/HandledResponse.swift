@@ -1,7 +1,8 @@
 import NotificationEvents
 import Responder
 
-/// What handling one response did, as typed values: the update it published, if any, and how it ended.
+/// What handling one response did, as typed values: the update and dismissal it published, if any, and how it
+/// ended.
 public struct HandledResponse: Sendable {
     /// The pipeline's outcome, exactly as the worker acts on it.
     public let outcome: ResponseOutcome
@@ -10,9 +11,17 @@ public struct HandledResponse: Sendable {
     /// bytes the worker would publish.
     public let updates: [ActionSetUpdateEvent]
 
+    /// The dismissals the response published (one when a handler answered `.dismiss` or
+    /// `.dismissAndForwardAction`), decoded from the bytes the worker would publish.
+    public let dismissals: [NotificationDismissedEvent]
+
     init(_ outcome: ResponseOutcome) throws {
         self.outcome = outcome
-        updates = try outcome.outputs.map { try EventCodec.decodeActionSetUpdateEvent($0.body) }
+        let outputs = outcome.outputs
+        updates = try outputs.filter { $0.properties.type == EventType.actionSetUpdated }
+            .map { try EventCodec.decodeActionSetUpdateEvent($0.body) }
+        dismissals = try outputs.filter { $0.properties.type == EventType.notificationDismissed }
+            .map { try EventCodec.decodeDismissedEvent($0.body) }
     }
 
     /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`), or nil when it was not

@@ -2,22 +2,26 @@ import Foundation
 import NotificationEvents
 import Responder
 
-/// What a replayed fixture published: the output lines as `responder replay` writes them, the updates as typed
-/// values, and the run's summary.
+/// What a replayed fixture published: the output lines as `responder replay` writes them, the updates and
+/// dismissals as typed values, and the run's summary.
 public struct ReplayedFixture: Sendable {
     /// Each output as one fixture line, in input order: the bytes a golden file holds.
     public let lines: [String]
     /// The action-set updates, in the same order.
     public let updates: [ActionSetUpdateEvent]
+    /// The dismissals, in the same order.
+    public let dismissals: [NotificationDismissedEvent]
     /// The counts of the run: events, updated, no update, ignored, deduplicated, dead-lettered, failed.
     public let summary: ReplaySummary
 
     init(lines: [String], summary: ReplaySummary) throws {
         self.lines = lines
         self.summary = summary
-        updates = try lines.map { line in
-            try EventCodec.decodeActionSetUpdateEvent(EventCodec.decodeFixtureLine(Array(line.utf8)).bodyBytes)
-        }
+        let outputs = try lines.map { try EventCodec.decodeFixtureLine(Array($0.utf8)) }
+        updates = try outputs.filter { $0.properties.type == EventType.actionSetUpdated }
+            .map { try EventCodec.decodeActionSetUpdateEvent($0.bodyBytes) }
+        dismissals = try outputs.filter { $0.properties.type == EventType.notificationDismissed }
+            .map { try EventCodec.decodeDismissedEvent($0.bodyBytes) }
     }
 
     /// A readable line diff of ``lines`` against the golden file at `url` (as `responder replay --expect` prints

@@ -12,31 +12,12 @@ extension PipelineConfiguration {
         causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction], version: Int64,
         to exchange: String
     ) -> OutboundMessage {
-        let response = input.event.data
-        let category = response.notification.request.content.categoryIdentifier
-        let time = input.event.time ?? response.notification.date
         let event = ActionSetUpdateEvent(
             id: ActionSetUpdateEvent.id(causedBy: input.event.id), source: source, type: EventType.actionSetUpdated,
-            time: time, subject: input.requestIdentifier, datacontenttype: "application/json",
+            time: input.outputTime, subject: input.requestIdentifier, datacontenttype: "application/json",
             data: ActionSetUpdate(
-                requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
+                requestIdentifier: input.requestIdentifier, categoryIdentifier: input.categoryIdentifier,
                 causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
-        var headers = TraceContext.propagated(from: input.message.properties.headers)
-        let contentType: String
-        let body: [UInt8]
-        switch outputMode {
-        case .structured:
-            contentType = EventContentType.cloudEvents
-            body = EventCodec.encode(event)
-        case .binary:
-            headers.merge(BinaryModeHeaders.headers(of: event)) { trace, _ in trace }
-            contentType = EventContentType.json
-            body = EventCodec.encode(event.data)
-        }
-        let properties = MessageProperties(
-            contentType: contentType, messageId: event.id, correlationId: input.event.id,
-            type: EventType.actionSetUpdated, appId: appID, timestamp: Int64(time.timeIntervalSince1970.rounded(.down)),
-            deliveryMode: .persistent, headers: headers)
-        return OutboundMessage(exchange: exchange, routingKey: category, body: body, properties: properties)
+        return message(carrying: event, causedBy: input, routingKey: input.categoryIdentifier, to: exchange)
     }
 }

@@ -16,9 +16,10 @@ public enum ResponseOutcome: Sendable {
 
     /// What a completed input amounted to.
     public enum Disposition: String, Sendable, Hashable, CaseIterable {
-        /// A handler changed the notification's actions: the outputs hold the action-set update.
+        /// Handlers changed the notification's actions or dismissed it: the outputs hold the action-set update,
+        /// then the dismissal, or one of them.
         case updated
-        /// Handlers ran and changed no actions: no outputs.
+        /// Handlers ran, changed no actions and dismissed nothing: no outputs.
         case noUpdate = "no_update"
         /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
         /// event is not written to the inbox, since handling it again has no effect either.

@@ -39,6 +39,13 @@ extension ResponsePipeline {
                         causedBy: input, responseOption: result.responseOption, actions: actions,
                         version: record.version + 1, to: outputExchange))
             }
+            // After the update, if any: the device shows the new buttons' state before it lets the notification go,
+            // and a push sender that applies both (same version, same input) in arrival order ends dismissed.
+            if result.responseOption != .doNotDismiss {
+                outputs.append(
+                    configuration.deviceCommand(
+                        Dismissal.self, causedBy: input, version: record.version + 1, to: outputExchange))
+            }
             if result.responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {
                     try await call(delegate, for: input, forwarded: true, log: log)

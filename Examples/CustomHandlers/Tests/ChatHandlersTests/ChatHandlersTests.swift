@@ -30,6 +30,9 @@ import Testing
         let replied = try await harness.respond(
             to: Self.reply, request: "message-1", category: Chat.messageCategoryIdentifier, userText: "On my way")
         #expect(replied.updates.map(\.data.responseOption) == [.dismissAndForwardAction])
+        // The device is told to dismiss the notification, at the version of the update that goes before it.
+        #expect(replied.dismissals.map(\.data.version) == [1])
+        #expect(replied.updates.map(\.data.version) == [1])
         #expect(try await harness.state(of: MessageExtension(), for: "message-1")?.replies == 1)
     }
 
