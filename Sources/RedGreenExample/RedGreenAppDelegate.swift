@@ -8,7 +8,7 @@ public struct RedGreenAppDelegate: UserNotificationCenterDelegate {
     public init() {}
 
     /// Logs `ACTION: Default`, `ACTION: Dismiss` or `ACTION: <identifier>`.
-    public func didReceive(_ response: NotificationResponse, context: DelegateContext) async throws {
+    public func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
         let action =
             switch response.actionIdentifier {
             case .default: "Default"

@@ -29,6 +29,9 @@ public struct Topology: Sendable, Hashable, Codable {
     /// events by routing key (the notification's request identifier) over N quorum queues with a single active
     /// consumer each, and retries wait in place instead of in retry queues. 0 is the unordered topology.
     public var shards = 0
+    /// Where the handlers send messages of their own (the registry's declared destinations, in name order): their
+    /// exchanges and queues are declared with the rest. The worker sets them from its registry.
+    public var destinations: [MessageDestination] = []
 
     public init() {}
 
@@ -55,7 +58,7 @@ public struct Topology: Sendable, Hashable, Codable {
 
     /// Everything to declare, in an order that satisfies the references between them.
     public var declarations: TopologyDeclarations {
-        isOrdered ? orderedDeclarations : unorderedDeclarations
+        (isOrdered ? orderedDeclarations : unorderedDeclarations).adding(destinations, queueArguments: typeArguments)
     }
 
     /// A quorum queue whose messages the broker dead-letters after ``deliveryLimit`` deliveries.

@@ -1,8 +1,8 @@
 import NotificationEvents
 import Responder
 
-/// What handling one response did, as typed values: the update and dismissal it published, if any, and how it
-/// ended.
+/// What handling one response did, as typed values: the update and dismissal it published, the messages its
+/// handlers sent, and how it ended.
 public struct HandledResponse: Sendable {
     /// The pipeline's outcome, exactly as the worker acts on it.
     public let outcome: ResponseOutcome
@@ -15,9 +15,25 @@ public struct HandledResponse: Sendable {
     /// `.dismissAndForwardAction`), decoded from the bytes the worker would publish.
     public let dismissals: [NotificationDismissedEvent]
 
-    init(_ outcome: ResponseOutcome) throws {
+    /// The messages the handlers sent through the outbox, in order, as the worker would publish them to their
+    /// declared destinations.
+    public let sent: [SentMessage]
+
+    init(_ outcome: ResponseOutcome, destinations: some Collection<MessageDestination>) throws {
         self.outcome = outcome
         let outputs = outcome.outputs
+        var sent: [SentMessage] = []
+        for output in outputs {
+            let properties = output.properties
+            guard let cause = properties.correlationId,
+                properties.messageId == SentMessage.messageID(causedBy: cause, number: sent.count + 1),
+                let destination = destinations.first(where: {
+                    $0.exchange == output.exchange && $0.routingKey == output.routingKey
+                })
+            else { continue }
+            sent.append(SentMessage(output.body, to: destination, contentType: properties.contentType, type: properties.type))
+        }
+        self.sent = sent
         updates = try outputs.filter { $0.properties.type == EventType.actionSetUpdated }
             .map { try EventCodec.decodeActionSetUpdateEvent($0.body) }
         dismissals = try outputs.filter { $0.properties.type == EventType.notificationDismissed }

@@ -57,7 +57,7 @@ public final class HandlerHarness: Sendable {
         let message = InboundMessage(
             body: EventCodec.encode(event),
             properties: MessageProperties(contentType: "application/cloudevents+json", messageId: id))
-        return try HandledResponse(await pipeline.process(message))
+        return try HandledResponse(await pipeline.process(message), destinations: registry.destinations.values)
     }
 
     /// Handles the user's `action` on the notification `request` of `category` (typing `userText` for a text-input

@@ -38,6 +38,8 @@ public final class Worker: Sendable {
         pipeline: PipelineConfiguration = PipelineConfiguration(),
         metrics: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), logger: Logger
     ) {
+        var configuration = configuration
+        configuration.topology.destinations = registry.destinations.values.sorted { $0.name < $1.name }
         self.configuration = configuration
         self.logger = logger
         var checked = pipeline

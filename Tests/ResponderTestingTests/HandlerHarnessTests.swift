@@ -73,6 +73,7 @@ import WorkerHarness
         #expect(context.requestIdentifier == "red-1")
 
         let open = TestResponse.response(.default, request: "red-1", category: RedGreen.redCategoryIdentifier)
-        try await RedGreenAppDelegate().didReceive(open, context: DelegateContext(response: open, eventID: "open-1"))
+        var delegateContext = DelegateContext(response: open, eventID: "open-1")
+        try await RedGreenAppDelegate().didReceive(open, context: &delegateContext)
     }
 }

@@ -19,7 +19,7 @@ import WorkerHarness
             let description: String
         }
 
-        func didReceive(_ response: NotificationResponse, context: DelegateContext) async throws {
+        func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
             context.logger.info("replying")
             throw NoReply(description: "no reply for \(context.requestIdentifier)")
         }

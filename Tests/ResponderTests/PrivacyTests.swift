@@ -13,7 +13,7 @@ import WorkerHarness
     struct Chatty: UserNotificationCenterDelegate {
         var fails = false
 
-        func didReceive(_ response: NotificationResponse, context: DelegateContext) async throws {
+        func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
             context.logger.info("got \(response)", metadata: ["response": "\(response)"])
             if fails { throw PermanentFailure("the reply to \(context.requestIdentifier) could not be sent") }
         }

@@ -8,8 +8,8 @@ struct AnyContentExtension: Sendable {
     /// What one run of an extension produced.
     struct Result: Sendable {
         var responseOption: ResponseOption
-        /// The new action set, when the extension called `setNotificationActions`.
-        var newActions: [NotificationAction]?
+        /// The new action set and the messages to send, as the extension left them in its context.
+        var requests: HandlerRequests
         /// The extension's state after the run, as JSON.
         var state: [UInt8]
     }
@@ -32,11 +32,9 @@ struct AnyContentExtension: Sendable {
         run = { response, invocation in
             var context = ExtensionContext(
                 log: invocation.log, state: try Self.decodeState(invocation.state, of: handler),
-                notificationActions: invocation.actions)
+                requests: HandlerRequests(notificationActions: invocation.actions))
             let option = try await handler.didReceive(response, context: &context)
-            return Result(
-                responseOption: option, newActions: context.didSetNotificationActions ? context.notificationActions : nil,
-                state: EventCodec.encode(context.state))
+            return Result(responseOption: option, requests: context.requests, state: EventCodec.encode(context.state))
         }
     }
 

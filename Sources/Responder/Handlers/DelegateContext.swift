@@ -1,7 +1,8 @@
 import Logging
 import NotificationEvents
 
-/// What the app tier knows about the response it handles besides the response itself.
+/// What the app tier knows about the response it handles besides the response itself, and what it may do: read and
+/// replace the notification's actions, dismiss it, and send messages of its own through the outbox.
 public struct DelegateContext: Sendable {
     /// The id of the event being handled.
     public var eventID: String { log.eventID }
@@ -17,18 +18,60 @@ public struct DelegateContext: Sendable {
     }
     private let log: ResponseLog
     private var loggerSet: Logger?
+    /// What the handlers of this response asked for so far: the forwarding extension's, then the delegate's.
+    private(set) var requests: HandlerRequests
 
-    init(isForwarded: Bool, log: ResponseLog) {
+    /// The notification's current actions, including any set by the extension that forwarded the response or during
+    /// this call.
+    public var notificationActions: [NotificationAction] { requests.notificationActions }
+
+    /// Whether the actions were set for this response (by the forwarding extension or ``setNotificationActions(_:)``):
+    /// the pipeline then publishes one action-set update with ``notificationActions``.
+    public var didSetNotificationActions: Bool { requests.didSetNotificationActions }
+
+    /// Whether ``dismissNotification()`` was called during this call.
+    public var dismissesNotification: Bool { requests.dismissesNotification }
+
+    /// The messages handed to ``send(_:to:contentType:type:)`` for this response, in order (the forwarding
+    /// extension's first).
+    public var sentMessages: [SentMessage] { requests.sentMessages }
+
+    init(isForwarded: Bool, log: ResponseLog, requests: HandlerRequests) {
         self.isForwarded = isForwarded
         self.log = log
+        self.requests = requests
     }
 
     /// The context the app tier gets for `response`, handled as the event `eventID`, forwarded by an extension when
-    /// `isForwarded`: for calling `didReceive(_:context:)` directly in a unit test. The pipeline builds its own.
+    /// `isForwarded`, on a notification whose actions are `notificationActions`: for calling `didReceive(_:context:)`
+    /// directly in a unit test. The pipeline builds its own.
     public init(
         response: NotificationResponse, eventID: String = "test-event", isForwarded: Bool = false,
-        logger: Logger = Logger(label: "responder.test")
+        notificationActions: [NotificationAction] = [], logger: Logger = Logger(label: "responder.test")
     ) {
-        self.init(isForwarded: isForwarded, log: ResponseLog(logger, eventID: eventID, response: response))
+        self.init(
+            isForwarded: isForwarded, log: ResponseLog(logger, eventID: eventID, response: response),
+            requests: HandlerRequests(notificationActions: notificationActions))
+    }
+
+    /// Replaces the notification's actions; the last call (of the extension or the delegate) wins, and the whole new
+    /// set is published as one action-set update.
+    public mutating func setNotificationActions(_ actions: [NotificationAction]) {
+        requests.setNotificationActions(actions)
+    }
+
+    /// Tells the device to dismiss the notification: the response publishes a dismissal (`notification.dismissed.v1`),
+    /// after its action-set update if it has one. A forwarded response's extension already dismissed it.
+    public mutating func dismissNotification() {
+        requests.dismissesNotification = true
+    }
+
+    /// Hands the outbox `body` to send to `destination`, one the registration declared
+    /// (``HandlerRegistry/declare(_:)``), as ``ExtensionContext/send(_:to:contentType:type:)`` does.
+    public mutating func send(
+        _ body: [UInt8], to destination: MessageDestination, contentType: String? = "application/json",
+        type: String? = nil
+    ) {
+        requests.send(body, to: destination, contentType: contentType, type: type)
     }
 }

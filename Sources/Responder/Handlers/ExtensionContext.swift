@@ -2,7 +2,8 @@ import Logging
 import NotificationEvents
 
 /// What a ``NotificationContentExtension`` sees of the notification it handles a response of, as the extension
-/// context of `UNNotificationContentExtension`: its current actions, which it may replace, and its own state.
+/// context of `UNNotificationContentExtension`: its current actions, which it may replace, its own state, and an
+/// outbox for messages of its own.
 public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     /// The id of the event being handled.
     public var eventID: String { log.eventID }
@@ -18,18 +19,23 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     private var loggerSet: Logger?
     /// The extension's state for this notification; changes are kept when the handler returns normally.
     public var state: State
+    /// What the extension asked for besides its state.
+    private(set) var requests: HandlerRequests
 
     /// The notification's current actions (`getNotificationActions`), including any set during this call.
-    public private(set) var notificationActions: [NotificationAction]
+    public var notificationActions: [NotificationAction] { requests.notificationActions }
 
     /// Whether ``setNotificationActions(_:)`` was called during this call: the pipeline then publishes an
     /// action-set update with ``notificationActions``.
-    public private(set) var didSetNotificationActions = false
+    public var didSetNotificationActions: Bool { requests.didSetNotificationActions }
 
-    init(log: ResponseLog, state: State, notificationActions: [NotificationAction]) {
+    /// The messages ``send(_:to:contentType:type:)`` was given during this call, in order.
+    public var sentMessages: [SentMessage] { requests.sentMessages }
+
+    init(log: ResponseLog, state: State, requests: HandlerRequests) {
         self.log = log
         self.state = state
-        self.notificationActions = notificationActions
+        self.requests = requests
     }
 
     /// The context an extension gets for `response`, handled as the event `eventID`, on a notification whose
@@ -41,13 +47,23 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
     ) {
         self.init(
             log: ResponseLog(logger, eventID: eventID, response: response), state: state,
-            notificationActions: notificationActions)
+            requests: HandlerRequests(notificationActions: notificationActions))
     }
 
     /// Replaces the notification's actions (`setNotificationActions`); the last call wins, and the whole new
     /// set is published as one action-set update.
     public mutating func setNotificationActions(_ actions: [NotificationAction]) {
-        notificationActions = actions
-        didSetNotificationActions = true
+        requests.setNotificationActions(actions)
+    }
+
+    /// Hands the outbox `body` to send to `destination`, one the registration declared
+    /// (``HandlerRegistry/declare(_:)``): it is committed with the state and published once the commit is done, as
+    /// a ``SentMessage`` describes. Nothing is sent when the handler throws. A destination the registry does not
+    /// declare fails the response permanently.
+    public mutating func send(
+        _ body: [UInt8], to destination: MessageDestination, contentType: String? = "application/json",
+        type: String? = nil
+    ) {
+        requests.send(body, to: destination, contentType: contentType, type: type)
     }
 }

@@ -9,6 +9,8 @@ public struct HandlerRegistry: Sendable {
     private var extensionNames: Set<String> = []
     /// The app tier, if one is set.
     private(set) var delegate: (any UserNotificationCenterDelegate)?
+    /// Where handlers may send messages of their own, by name; add one with ``declare(_:)``.
+    public private(set) var destinations: [String: MessageDestination] = [:]
 
     /// A registry with `categories` and no handlers.
     public init(categories: CategoryRegistry = CategoryRegistry()) {
@@ -57,6 +59,15 @@ public struct HandlerRegistry: Sendable {
         }
         extensionNames.insert(erased.name)
         for category in erased.categoryIdentifiers { extensionsByCategory[category] = erased }
+    }
+
+    /// Declares a destination handlers may send messages to (``ExtensionContext/send(_:to:contentType:type:)``,
+    /// ``DelegateContext/send(_:to:contentType:type:)``); the worker declares its exchange (and queue) at start.
+    ///
+    /// - Throws: ``RegistrationError/duplicateDestination(_:)`` when another destination has the same name.
+    public mutating func declare(_ destination: MessageDestination) throws(RegistrationError) {
+        guard destinations[destination.name] == nil else { throw .duplicateDestination(destination.name) }
+        destinations[destination.name] = destination
     }
 
     /// Sets the app tier, replacing any delegate set before.

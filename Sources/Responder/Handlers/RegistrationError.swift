@@ -6,6 +6,8 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
     case categoryAlreadyHandled(category: String, by: String)
     /// An extension names a category that is not registered, so no response would ever reach it for that category.
     case unregisteredCategory(category: String, extension: String)
+    /// Two message destinations have the same name.
+    case duplicateDestination(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
         case .unregisteredCategory(let category, let name):
             "the extension \"\(name)\" handles category \"\(category)\", which is not registered: register the "
                 + "category first (or check the identifier for a typo)"
+        case .duplicateDestination(let name): "a message destination named \"\(name)\" is already declared"
         }
     }
 }

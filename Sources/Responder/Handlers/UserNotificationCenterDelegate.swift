@@ -9,7 +9,9 @@ import NotificationEvents
 ///
 /// Like an extension it may run more than once for the same response; keep its side effects idempotent.
 public protocol UserNotificationCenterDelegate: Sendable {
-    /// Handles a response. Throw ``PermanentFailure`` when retrying cannot help; any other error is retried.
-    /// Never put the response's `userText` into an error or a log message.
-    func didReceive(_ response: NotificationResponse, context: DelegateContext) async throws
+    /// Handles a response. It may read and set the notification's actions, dismiss it, and send messages to declared
+    /// destinations through `context`; nothing it recorded there is kept when it throws. Throw ``PermanentFailure``
+    /// when retrying cannot help; any other error is retried. Never put the response's `userText` into an error or a
+    /// log message.
+    func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws
 }

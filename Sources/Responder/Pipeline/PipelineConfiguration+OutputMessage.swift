@@ -22,7 +22,7 @@ extension PipelineConfiguration {
         }
         let properties = MessageProperties(
             contentType: contentType, messageId: event.id, correlationId: input.event.id, type: event.type,
-            appId: appID, timestamp: event.time.map { Int64($0.timeIntervalSince1970.rounded(.down)) },
+            appId: appID, timestamp: input.outputTimestamp,
             deliveryMode: .persistent, headers: headers)
         return OutboundMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties)
     }
@@ -32,6 +32,9 @@ extension DecodedResponse {
     /// The `time` of the outputs this input causes: the event's time, else the notification's date, never the
     /// clock, so the same input always yields the same bytes.
     var outputTime: Date { event.time ?? event.data.notification.date }
+
+    /// ``outputTime`` in whole seconds since 1970, as AMQP's timestamp property carries it.
+    var outputTimestamp: Int64 { Int64(outputTime.timeIntervalSince1970.rounded(.down)) }
 
     /// The routing key of the outputs about this input's notification: its category identifier.
     var categoryIdentifier: String { event.data.notification.request.content.categoryIdentifier }

@@ -12,11 +12,12 @@ extension ResponsePipeline {
     func run(
         _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, log: ResponseLog
     ) async throws -> HandledResponse {
-        let response = input.event.data
+        var updated = record
+        var requests = HandlerRequests(notificationActions: record.actions)
+        var responseOption = ResponseOption.doNotDismiss
         switch receiver {
         case .delegate(let delegate):
-            try await call(delegate, for: input, forwarded: false, log: log)
-            return HandledResponse(record: record, outputs: [])
+            try await call(delegate, for: input, forwarded: false, requests: &requests, log: log)
         case .extension(let handler):
             let clock = ContinuousClock()
             let start = clock.now
@@ -24,51 +25,74 @@ extension ResponsePipeline {
                 log: log, actions: record.actions, state: record.handlerStates[handler.name])
             let result: AnyContentExtension.Result
             do {
-                result = try await handler.didReceive(response, invocation)
+                result = try await handler.didReceive(input.event.data, invocation)
             } catch {
                 throw HandlerRunError(underlying: error)
             }
             metrics.extensionDuration.record(duration: clock.now - start)
-            var updated = record
             updated.handlerStates[handler.name] = result.state
-            var outputs: [OutboundMessage] = []
-            if let actions = result.newActions {
-                updated.actions = actions
-                outputs.append(
-                    configuration.actionSetUpdate(
-                        causedBy: input, responseOption: result.responseOption, actions: actions,
-                        version: record.version + 1, to: outputExchange))
-            }
-            // After the update, if any: the device shows the new buttons' state before it lets the notification go,
-            // and a push sender that applies both (same version, same input) in arrival order ends dismissed.
-            if result.responseOption != .doNotDismiss {
-                outputs.append(
-                    configuration.deviceCommand(
-                        Dismissal.self, causedBy: input, version: record.version + 1, to: outputExchange))
-            }
-            if result.responseOption == .dismissAndForwardAction {
+            requests = result.requests
+            responseOption = result.responseOption
+            if responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {
-                    try await call(delegate, for: input, forwarded: true, log: log)
+                    try await call(delegate, for: input, forwarded: true, requests: &requests, log: log)
                 } else {
                     log.log(.debug, "the extension forwarded the response, but no app delegate is registered")
                 }
             }
-            return HandledResponse(record: updated, outputs: outputs)
         }
+        if responseOption == .doNotDismiss, requests.dismissesNotification { responseOption = .dismiss }
+        updated.actions = requests.notificationActions
+        return HandledResponse(
+            record: updated, outputs: try outputs(of: requests, responseOption: responseOption, for: input, on: record))
+    }
+
+    /// The outputs of what a response's handlers asked for, in a fixed order: the action-set update, the dismissal,
+    /// then the messages sent, each at the version the commit gives the notification.
+    private func outputs(
+        of requests: HandlerRequests, responseOption: ResponseOption, for input: DecodedResponse,
+        on record: NotificationRecord
+    ) throws -> [OutboundMessage] {
+        let version = record.version + 1
+        var outputs: [OutboundMessage] = []
+        if requests.didSetNotificationActions {
+            outputs.append(
+                configuration.actionSetUpdate(
+                    causedBy: input, responseOption: responseOption, actions: requests.notificationActions,
+                    version: version, to: outputExchange))
+        }
+        // After the update, if any: the device shows the new buttons' state before it lets the notification go,
+        // and a push sender that applies both (same version, same input) in arrival order ends dismissed.
+        if responseOption != .doNotDismiss {
+            outputs.append(configuration.deviceCommand(Dismissal.self, causedBy: input, version: version, to: outputExchange))
+        }
+        for (index, message) in requests.sentMessages.enumerated() {
+            guard registry.destinations[message.destination.name] == message.destination else {
+                throw HandlerRunError(
+                    underlying: PermanentFailure(
+                        "a handler sent a message to the destination \"\(message.destination.name)\" as "
+                            + "\(message.destination.exchange)/\(message.destination.routingKey), which the registration "
+                            + "does not declare: declare it with HandlerRegistry.declare(_:) and send to that value"))
+            }
+            outputs.append(configuration.sentMessage(message, number: index + 1, causedBy: input))
+        }
+        return outputs
     }
 
     private func call(
-        _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool, log: ResponseLog
+        _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool,
+        requests: inout HandlerRequests, log: ResponseLog
     ) async throws {
-        let context = DelegateContext(isForwarded: forwarded, log: log)
+        var context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            try await delegate.didReceive(input.event.data, context: context)
+            try await delegate.didReceive(input.event.data, context: &context)
         } catch {
             throw HandlerRunError(underlying: error)
         }
         metrics.delegateDuration.record(duration: clock.now - start)
+        requests = context.requests
     }
 }
 

@@ -57,7 +57,7 @@ struct TestDelegate: UserNotificationCenterDelegate {
     var journal = Journal<Call>()
     var failure: @Sendable () -> (any Error)? = { nil }
 
-    func didReceive(_ response: NotificationResponse, context: DelegateContext) async throws {
+    func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
         journal.append(
             Call(
                 handler: "delegate", eventID: context.eventID, action: response.actionIdentifier.rawValue,

@@ -27,9 +27,14 @@ public enum Chat {
     public static let messageCategory = NotificationCategory(
         identifier: messageCategoryIdentifier, actions: [replyAction, likeAction], options: [.customDismissAction])
 
-    /// Registers the category, the extension and the app delegate.
+    /// Where replies go: the chat service consumes `chat.replies`, which the worker declares and binds at start.
+    public static let replies = MessageDestination(
+        name: "chat-replies", exchange: "chat.replies", routingKey: "reply", queue: "chat.replies")
+
+    /// Registers the category, the reply destination, the extension and the app delegate.
     public static func register(in registry: inout HandlerRegistry) throws(RegistrationError) {
         registry.register(messageCategory)
+        try registry.declare(replies)
         try registry.register(MessageExtension())
         registry.setDelegate(ChatAppDelegate())
     }

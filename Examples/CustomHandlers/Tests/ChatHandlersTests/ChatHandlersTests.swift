@@ -36,6 +36,21 @@ import Testing
         #expect(try await harness.state(of: MessageExtension(), for: "message-1")?.replies == 1)
     }
 
+    @Test func aReplyIsSentOnceThroughTheOutboxAndARedeliveryRepublishesTheSameMessage() async throws {
+        let harness = try HandlerHarness { try Chat.register(in: &$0) }
+        let response = TestResponse.response(
+            Self.reply, request: "message-1", category: Chat.messageCategoryIdentifier, userText: "On my way")
+        let replied = try await harness.respond(response, eventID: "reply-1")
+        let reply = ChatReply(inReplyTo: "message-1", eventID: "reply-1", text: "On my way")
+        #expect(replied.sent == [SentMessage(EventCodec.encode(reply), to: Chat.replies, type: ChatReply.type)])
+        #expect(try EventCodec.decodeStored(ChatReply.self, from: replied.sent[0].body) == reply)
+
+        let again = try await harness.respond(response, eventID: "reply-1")
+        #expect(again.disposition == .deduplicated)
+        #expect(again.sent == replied.sent)
+        #expect(try await harness.state(of: MessageExtension(), for: "message-1")?.replies == 1)
+    }
+
     @Test func theExtensionAloneWithAContextOfItsOwn() async throws {
         let response = TestResponse.response(
             Self.like, request: "message-1", category: Chat.messageCategoryIdentifier)
