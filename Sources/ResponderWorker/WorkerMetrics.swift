@@ -16,6 +16,7 @@ struct WorkerMetrics: Sendable {
         case handedBack = "handed_back"
         case deadLettered = "dead_lettered"
         case deduplicated
+        case stale
     }
 
     private let outcomes: [Outcome: Counter]
@@ -51,6 +52,7 @@ extension WorkerMetrics.Outcome {
         case .noUpdate: self = .noUpdate
         case .ignored: self = .ignored
         case .deduplicated: self = .deduplicated
+        case .stale: self = .stale
         }
     }
 }

@@ -58,7 +58,7 @@ import WorkerHarness
         #expect(try await store.change("n1", event: "e5", at: Date(), version: 4) == .committed)
         try store.close()
         let upgraded = try DatabaseQueue(path: path)
-        #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 4)
         try upgraded.close()
     }
 }

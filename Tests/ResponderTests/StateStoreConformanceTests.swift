@@ -63,6 +63,36 @@ import WorkerHarness
         #expect(again.map { EventCodec.encode($0.properties) } == outputs.map { EventCodec.encode($0.properties) })
     }
 
+    /// A record keeps its notification's date and whether it was removed, and a commit that replaces the handler
+    /// states leaves none of the stored ones behind.
+    @Test(arguments: StoreKind.allCases)
+    func aRecordKeepsItsDateAndRemovalAndAFreshStartDropsTheStoredHandlerStates(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let delivered = Date(timeIntervalSince1970: 1_795_165_200.123456)
+        var record = NotificationRecord(
+            requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like],
+            handlerStates: ["a": Array("1".utf8), "b": Array("2".utf8)], notificationDate: delivered)
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .committed)
+        let stored = try #require(try await store.notification("n"))
+        // PostgreSQL keeps microseconds, SQLite a double of seconds since 1970: the pipeline compares microseconds.
+        #expect(abs(try #require(stored.notificationDate).timeIntervalSince(delivered)) < 0.000_001)
+        #expect(stored.isRemoved == false)
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e2") == .unprocessed(stored))
+
+        record = stored
+        record.categoryIdentifier = "other"
+        record.actions = []
+        record.handlerStates = [:]
+        record.notificationDate = nil
+        record.isRemoved = true
+        #expect(
+            try await store.commit(
+                StateCommit(inboxEntry: entry("e3"), notification: record, replacesHandlerStates: true)) == .committed)
+        record.version += 1
+        #expect(try await store.notification("n") == record)
+    }
+
     /// What `responder inspect` reads: a notification's own entries, newest first, with their outputs, at most the
     /// limit.
     @Test(arguments: StoreKind.allCases)

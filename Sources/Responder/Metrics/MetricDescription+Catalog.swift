@@ -2,8 +2,8 @@ extension MetricDescription {
     /// Inputs settled by the worker, one count per input, by how it ended.
     package static let events = MetricDescription(
         name: "responder_events_total", kind: .counter, labels: ["outcome"],
-        meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `retried`, "
-            + "`dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
+        meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `stale` "
+            + "(about a notification replaced or removed since), `retried`, `dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
     package static let deadLettered = MetricDescription(
         name: "responder_dead_lettered_total", kind: .counter, labels: ["reason"],
         meaning: "inputs dead-lettered, by the dead-letter `reason` code")

@@ -25,6 +25,10 @@ public enum ResponseOutcome: Sendable {
         case ignored
         /// The event was processed before: the outputs are the ones stored then, byte for byte.
         case deduplicated
+        /// The response is about a notification that was replaced (by a request added again under its identifier)
+        /// or removed since: no handler ran and nothing changed, no outputs. Like an ignored event, it is not written
+        /// to the inbox: its notification only moves on, so it stays stale.
+        case stale
     }
 
     /// The messages to publish: empty unless completed.

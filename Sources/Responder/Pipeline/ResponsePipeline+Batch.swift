@@ -205,22 +205,53 @@ extension ResponsePipeline {
             case .success(.idReused):
                 handled.append((index, .done(Self.idReused)))
             case .success(.unprocessed(let stored)):
-                let record = current ?? stored ?? newRecord(for: input)
-                let handling = await handle(member, by: round.receivers[index]!, on: record)
-                if case .commit(let commit) = handling, let changed = commit.notification {
-                    current = changed
-                    current?.version += 1
-                } else {
-                    current = record
+                let notification = input.event.data.notification
+                let category = notification.request.content.categoryIdentifier
+                let fresh = { (replaced: NotificationRecord?) in
+                    freshRecord(
+                        input.requestIdentifier, category: category, delivered: notification.date, replacing: replaced)
                 }
-                handled.append((index, handling))
+                guard let known = current ?? stored else {
+                    let record = fresh(nil)
+                    let handling = await handle(
+                        member, by: round.receivers[index]!, on: record, stored: record, startsFresh: false)
+                    current = Self.record(after: handling, on: record)
+                    handled.append((index, handling))
+                    continue
+                }
+                let succession = Succession.of(
+                    known, date: notification.date, category: category, fresh: { fresh(known) })
+                switch succession {
+                case .stale(let why):
+                    member.log.log(.debug, "response to an earlier notification", ["outcome": "stale", "why": "\(why)"])
+                    current = known
+                    handled.append((index, .done(.completed(outputs: [], disposition: .stale))))
+                case .current(let record), .replacement(let record):
+                    let startsFresh = if case .replacement = succession { true } else { false }
+                    let handling = await handle(
+                        member, by: round.receivers[index]!, on: record, stored: known, startsFresh: startsFresh)
+                    current = Self.record(after: handling, on: known)
+                    handled.append((index, handling))
+                }
             }
         }
         return handled
     }
 
-    /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit.
-    private func handle(_ member: BatchMember, by receiver: Route.Receiver, on record: NotificationRecord) async -> Handling {
+    /// The notification as the store will hold it once `handling` is committed, `stored` before it.
+    private static func record(after handling: Handling, on stored: NotificationRecord) -> NotificationRecord {
+        guard case .commit(let commit) = handling, var changed = commit.notification else { return stored }
+        changed.version += 1
+        return changed
+    }
+
+    /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit: the record the
+    /// handlers left, unless it is still `stored`, the notification as the store holds it. When `startsFresh` (a
+    /// replacement), `record` is a fresh one whose category, actions and handler states replace the stored ones.
+    private func handle(
+        _ member: BatchMember, by receiver: Route.Receiver, on record: NotificationRecord, stored: NotificationRecord,
+        startsFresh: Bool
+    ) async -> Handling {
         let input = member.input
         do {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
@@ -237,9 +268,12 @@ extension ResponsePipeline {
                 outputs: handled.outputs, processedAt: Date())
             // An update carries the version its commit gives the notification, so a response with an update writes
             // the notification even when nothing else of it changed.
-            let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
+            let changed = handled.record == stored && handled.outputs.isEmpty ? nil : handled.record
             return .commit(
-                StateCommit(inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions))
+                StateCommit(
+                    inboxEntry: entry, notification: changed,
+                    actionsChanged: startsFresh || handled.record.actions != stored.actions,
+                    replacesHandlerStates: startsFresh))
         } catch let failure as HandlerRunError {
             return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
         } catch {

@@ -116,11 +116,15 @@ public struct ResponsePipeline: Sendable {
         return outputs.lazy.compactMap(publishability).first
     }
 
-    /// The record of a notification seen for the first time: its category's actions, no handler state.
-    func newRecord(for input: DecodedResponse) -> NotificationRecord {
-        let category = input.event.data.notification.request.content.categoryIdentifier
-        return NotificationRecord(
-            requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
-            actions: registry.categories.initialActions(forCategory: category))
+    /// The record of a notification seen for the first time, or of one that replaces `replaced` under the same
+    /// request identifier: its category's actions, no handler state, and `replaced`'s version, which the commit
+    /// raises, so the versions of the notification's outputs never go back.
+    func freshRecord(
+        _ requestIdentifier: String, category: String, delivered date: Date, replacing replaced: NotificationRecord?
+    ) -> NotificationRecord {
+        NotificationRecord(
+            requestIdentifier: requestIdentifier, categoryIdentifier: category,
+            actions: registry.categories.initialActions(forCategory: category), version: replaced?.version ?? 0,
+            notificationDate: date)
     }
 }

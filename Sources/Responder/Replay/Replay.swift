@@ -117,6 +117,7 @@ extension ReplaySummary {
             case .noUpdate: noUpdate += 1
             case .ignored: ignored += 1
             case .deduplicated: deduplicated += 1
+            case .stale: stale += 1
             }
             return nil
         case .deadLetter(let reason, let detail):

@@ -10,8 +10,9 @@ import GRDB
 /// wrote as many pages as rowids do.
 enum SQLiteSchema {
     /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes; 3: the inbox
-    /// keyed by event source and id.
-    static let version = 3
+    /// keyed by event source and id; 4: `notification.notification_date` and `notification.removed`, for replaced and
+    /// removed notifications.
+    static let version = 4
 
     /// Creates the tables in a fresh file, or brings a file of an earlier version up to this one. Runs inside an
     /// IMMEDIATE write transaction, so processes opening the same file at once take turns and only the first
@@ -24,7 +25,11 @@ enum SQLiteSchema {
         case 1:
             try addChangedAt(db)
             try keyInboxBySource(db)
-        case 2: try keyInboxBySource(db)
+            try addLifecycle(db)
+        case 2:
+            try keyInboxBySource(db)
+            try addLifecycle(db)
+        case 3: try addLifecycle(db)
         default: throw SchemaVersionError(found: found, expected: version)
         }
         try db.execute(sql: "PRAGMA user_version = \(version)")
@@ -57,6 +62,16 @@ enum SQLiteSchema {
                 DROP TABLE inbox_v2;
                 """)
     }
+
+    /// Version 3 to 4. A stored notification's date is unknown (null): its next response tells it, unless it comes
+    /// with another category (`NotificationRecord`). Adding columns with constant defaults rewrites no row, and
+    /// processes of the previous build that share the file go on writing without the columns.
+    private static func addLifecycle(_ db: Database) throws {
+        try db.execute(sql: lifecycleColumns.map { "ALTER TABLE notification ADD COLUMN \($0);" }.joined())
+    }
+
+    /// The columns version 4 adds to `notification`.
+    private static let lifecycleColumns = ["notification_date REAL", "removed INTEGER NOT NULL DEFAULT 0"]
 
     /// The inbox as version 3 has it. Its key starts with the event id, so a lookup of an id from one source and the
     /// empty one reads one range of the index. `source` defaults to the empty source: processes of the previous build
@@ -92,7 +107,8 @@ enum SQLiteSchema {
                     category_identifier TEXT NOT NULL,
                     actions BLOB NOT NULL,
                     version INTEGER NOT NULL,
-                    changed_at REAL NOT NULL
+                    changed_at REAL NOT NULL,
+                    \(lifecycleColumns.joined(separator: ", "))
                 );
                 CREATE TABLE handler_state (
                     request_identifier TEXT NOT NULL REFERENCES notification ON DELETE CASCADE,
