@@ -53,7 +53,7 @@ import WorkerHarness
             logger: .quiet)
     }
 
-    private func batch(_ events: [(id: String, request: String)], _ pipeline: ResponsePipeline) throws -> [DecodedResponse] {
+    private func batch(_ events: [(id: String, request: String)], _ pipeline: ResponsePipeline) throws -> [DecodedInput] {
         try events.map { try pipeline.decode(Events.message(Events.response(id: $0.id, request: $0.request))) }
     }
 
