@@ -3,25 +3,29 @@ import NotificationEvents
 import Testing
 import WorkerHarness
 
-/// The lifecycle session (replacements, removals, a redelivered removal, stale responses) through the real broker in
-/// ordered mode, where producers route every input by its request identifier: the worker publishes exactly the
-/// golden outputs, in each notification's order, with the SQLite store and with PostgreSQL.
+/// The lifecycle session (replacements, removals, a redelivered removal, stale responses) through the real broker,
+/// unordered and in ordered mode (the session routes every input by its request identifier, as ordered mode needs):
+/// the worker publishes exactly the golden outputs, in each notification's order, with SQLite and with PostgreSQL.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(4)))
 struct LifecycleThroughBrokerTests {
-    @Test func theGoldenOutputsArriveWithSQLite() async throws {
+    /// Unordered (0 shards) and ordered (2 shards).
+    static let shardCounts = [0, 2]
+
+    @Test(arguments: shardCounts)
+    func theGoldenOutputsArriveWithSQLite(shards: Int) async throws {
         let folder = try Paths.temporaryFolder()
-        try await expectGoldenOutputs(state: folder.appendingPathComponent("state.sqlite").path)
+        try await expectGoldenOutputs(state: folder.appendingPathComponent("state.sqlite").path, shards: shards)
     }
 
-    @Test(.enabled(if: SharedDatabase.isAvailable, "needs PostgreSQL: run scripts/test"))
-    func theGoldenOutputsArriveWithPostgreSQL() async throws {
+    @Test(.enabled(if: SharedDatabase.isAvailable, "needs PostgreSQL: run scripts/test"), arguments: shardCounts)
+    func theGoldenOutputsArriveWithPostgreSQL(shards: Int) async throws {
         let database = try await SharedDatabase.fresh()
         defer { database.close() }
-        try await expectGoldenOutputs(state: database.state)
+        try await expectGoldenOutputs(state: database.state, shards: shards)
     }
 
-    private func expectGoldenOutputs(state: String) async throws {
-        let topology = TestTopology("lifecycle", shards: 2)
+    private func expectGoldenOutputs(state: String, shards: Int) async throws {
+        let topology = TestTopology("lifecycle", shards: shards)
         let probe = try await QueueProbe.open(topology)
         // In a folder of its own, which takes its log: a PostgreSQL state is no path to put one next to.
         let worker = try WorkerProcess(
@@ -34,7 +38,7 @@ struct LifecycleThroughBrokerTests {
         let golden = try QueueProbe.lines(of: Paths.golden("lifecycle")).map(\.bodyBytes)
         let outputs = try await probe.takeUpdates(golden.count).map(\.body)
 
-        // The shards run side by side, so each notification's outputs are compared in order.
+        // Notifications are handled side by side, so each notification's outputs are compared in order.
         func byNotification(_ bodies: [[UInt8]]) throws -> [String: [[UInt8]]] {
             try Dictionary(grouping: bodies) { try Self.subject($0) }
         }
