@@ -94,6 +94,20 @@ import WorkerHarness
         #expect(update.data.version == 4)
     }
 
+    /// A record stored before stores kept dates is the notification a replacement replaces.
+    @Test(arguments: StoreKind.allCases)
+    func aReplacementOfAnUndatedRecordStartsFresh(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        #expect(try await pipeline.store.change("note-1", event: "e0", at: .now) == .committed)
+        let replacement = NotificationLifecycleChange.Replacement(date: delivered, categoryIdentifier: "photo-category")
+        _ = await pipeline.process(Events.message(Events.lifecycle(id: "l1", change: .replaced(by: replacement))))
+        let fresh = try #require(try await pipeline.store.notification("note-1"))
+        #expect(fresh.handlerStates.isEmpty)
+        #expect(fresh.notificationDate == delivered)
+        #expect(fresh.version == 2)
+    }
+
     /// A removal dated before the stored notification was delivered removed the one that notification replaced.
     @Test(arguments: StoreKind.allCases)
     func aRemovalOfAnEarlierNotificationLeavesTheCurrentOne(kind: StoreKind) async throws {

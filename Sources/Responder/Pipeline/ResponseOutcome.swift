@@ -16,9 +16,10 @@ public enum ResponseOutcome: Sendable {
 
     /// What a completed input amounted to.
     public enum Disposition: String, Sendable, Hashable, CaseIterable {
-        /// A handler changed the notification's actions: the outputs hold the action-set update.
+        /// A handler changed the notification's actions (the outputs hold the action-set update), or a lifecycle event
+        /// removed the notification (they hold the removal).
         case updated
-        /// Handlers ran and changed no actions: no outputs.
+        /// Handlers ran and changed no actions, or a lifecycle event replaced the notification: no outputs.
         case noUpdate = "no_update"
         /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
         /// event is not written to the inbox, since handling it again has no effect either.

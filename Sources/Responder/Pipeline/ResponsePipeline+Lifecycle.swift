@@ -20,7 +20,8 @@ extension ResponsePipeline {
                     lifecycle.requestIdentifier, category: replacement.categoryIdentifier, delivered: replacement.date,
                     replacing: known)
             }
-            guard let known else { return commit(lifecycle, fresh(), outputs: []) }
+            // A record stored before stores kept dates is the notification the replacement replaced.
+            guard let known, known.notificationDate != nil else { return commit(lifecycle, fresh(), outputs: []) }
             switch Succession.of(known, date: replacement.date, category: replacement.categoryIdentifier, fresh: fresh) {
             case .stale(let why):
                 member.log.log(.debug, "replacement of an earlier notification", ["outcome": "stale", "why": "\(why)"])
