@@ -126,12 +126,11 @@ final class BrokerSession: Sendable {
                 if stopRequested { return }
             }
             // In ordered mode, only the shards this worker holds (ShardOwnership): the rest wait for their holders.
-            let held = await ownership?.rebalance()
-            let consumed = held.map { held in inputs.enumerated().filter { held.contains($0.offset) }.map(\.element) } ?? inputs
-            if let ownership, consumed.isEmpty {
-                try await ownership.waitForChange { self.stopRequested }
+            var consumed = inputs
+            if let ownership {
+                let held = try await ownership.shardsToConsume { self.stopRequested }
                 if stopRequested { return }
-                continue
+                consumed = inputs.enumerated().filter { held.contains($0.offset) }.map(\.element)
             }
             var consumers: [(AMQPConsumer, Input)] = []
             for input in consumed {
@@ -139,12 +138,13 @@ final class BrokerSession: Sendable {
                 consumer.withLock { $0.started.append(deliveries) }
                 consumers.append((deliveries, input))
             }
-            // A change of the shards held cancels the consumers like a pause: what they took settles first.
-            ownership?.observe { self.cancelConsumer() }
+            // A change of the shards held cancels the consumers like a pause: what they took settles first. A fence
+            // closes the connection: what they took goes back to the head of its shards, unsettled.
+            ownership?.observe(change: { self.cancelConsumer() }, fence: { Task { await self.consuming.close() } })
             if stopRequested { cancelConsumer() }
             logger.info("consuming", metadata: ["queues": "\(consumed.map(\.queue).joined(separator: ","))"])
             try await process(consumers, output: outputChannel)
-            ownership?.observe(nil)
+            ownership?.observe(change: nil, fence: nil)
             consumer.withLock { $0.started = [] }
             // The consumers ended: a graceful stop, the broker cancelled them, the publishing connection was lost,
             // a pause, or the shards held change.

@@ -13,9 +13,16 @@ import Synchronization
 /// back the leases of the shards that are no longer its own, nothing of them in hand any more, and claims the free
 /// ones of its share. A shard so changes hands only after its previous holder settled all it took from it, and a
 /// member that died holds nothing once its membership has expired (its unacknowledged inputs went back to the
-/// queue with its connection). The queues' single active consumer stays on as the second fence: a holder that
-/// lost touch with the store (and so its lease) but not with the broker stays the active consumer, and the
-/// shard's new holder waits as a standby until it is gone; the notification's version in the store is the last.
+/// queue with its connection).
+///
+/// The queues' single active consumer stays on as the second fence: a holder that lost touch with the store (and
+/// so, once its membership expired, its leases) but not with the broker stays the active consumer while it keeps
+/// its consumers, and the shard's new holder waits as a standby. A cancelled consumer would let that standby go
+/// first while the old holder still holds inputs, so the old holder never cancels one it may no longer hold: when
+/// a heartbeat shows another member took one of its shards, or when it is handing shards over and its renewals have
+/// failed for all but the last heartbeat of its membership, it closes its consuming connection instead (``fence``),
+/// which gives everything it holds back to the head of its shards, in order. The notification's version in the
+/// store is the last line of defence.
 final class ShardOwnership: Sendable {
     private struct State {
         /// The shards whose leases this worker holds, so may consume.
@@ -24,6 +31,15 @@ final class ShardOwnership: Sendable {
         var leases: ShardLeases?
         /// Told when the shards held should change: the session cancels its consumers.
         var onChange: (@Sendable () -> Void)?
+        /// Told when the session must give back what it holds unsettled: it closes its consuming connection.
+        var onFence: (@Sendable () -> Void)?
+        /// Whether the session was told to change (its consumers are cancelled and what they took is settling).
+        var handingOver = false
+        /// Whether the session was told to fence already.
+        var fenced = false
+        /// When the last renewal that the store answered was sent: the membership lasts at least the lease's
+        /// timeout from then.
+        var renewed: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -44,17 +60,25 @@ final class ShardOwnership: Sendable {
         for shard in 0..<shards { metrics.shardActive(shard, false) }
     }
 
-    /// Renews the membership every heartbeat until the task is cancelled, and tells the session when the shards it
-    /// holds should change.
+    /// Renews the membership every heartbeat until the task is cancelled, tells the session when the shards it
+    /// holds should change, and fences the session when its leases may be taken while it hands shards over.
     func maintain() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.heartbeats() }
+            group.addTask { await self.watchExpiry() }
+            await group.waitForAll()
+        }
+    }
+
+    private func heartbeats() async {
         var failing = false
         while !Task.isCancelled {
             do {
                 try await renew()
                 failing = false
             } catch {
-                // The store's outage pauses the worker anyway; the queues' single active consumer fences the shards
-                // meanwhile.
+                // The store's outage pauses the worker anyway; the queues' single active consumer keeps the shards
+                // from a new holder while the consumers stay (watchExpiry() fences a hand-over in progress).
                 if !failing { logger.warning("cannot renew the worker's membership of the fleet", metadata: ["error": "\(error)"]) }
                 failing = true
             }
@@ -62,13 +86,46 @@ final class ShardOwnership: Sendable {
         }
     }
 
+    /// A hand-over in progress (consumers cancelled, inputs still settling) whose membership would expire before
+    /// the next heartbeat could renew it: another member could take the shards and become their active consumer
+    /// while this one still holds inputs of them. Looked at independently of the renewals, which may hang.
+    private func watchExpiry() async {
+        while !Task.isCancelled {
+            let fence = state.withLock { state -> (@Sendable () -> Void)? in
+                guard state.handingOver, !state.fenced, let renewed = state.renewed,
+                    ContinuousClock.now - renewed >= lease.timeout - lease.heartbeat
+                else { return nil }
+                state.fenced = true
+                return state.onFence
+            }
+            if let fence {
+                logger.warning("the fleet membership is about to expire during a hand-over: giving the inputs in hand back")
+                fence()
+            }
+            try? await Task.sleep(for: lease.heartbeat / 4)
+        }
+    }
+
     /// One heartbeat: renews the membership, looks at the fleet, and tells the session if the shards it holds
-    /// should change.
+    /// should change, or to fence when it no longer holds the lease of one of them (its membership had expired, and
+    /// another member may be subscribed as the shard's standby).
     func renew() async throws {
+        let sent = ContinuousClock.now
         let leases = try await store.renewMembership(of: member, for: lease.timeout)
-        let changed = state.withLock { state in
+        let (changed, fence) = state.withLock { state -> ((@Sendable () -> Void)?, (@Sendable () -> Void)?) in
             state.leases = leases
-            return needsChange(state) ? state.onChange : nil
+            state.renewed = sent
+            if state.held.contains(where: { leases.holders[$0] != member }), !state.fenced {
+                state.fenced = true
+                return (nil, state.onFence)
+            }
+            guard needsChange(state) else { return (nil, nil) }
+            state.handingOver = state.onChange != nil
+            return (state.onChange, nil)
+        }
+        if let fence {
+            logger.warning("another worker took a shard this one held: giving the inputs in hand back")
+            fence()
         }
         changed?()
     }
@@ -90,26 +147,40 @@ final class ShardOwnership: Sendable {
         return Set(ShardAssignment.assign(shards: shards, members: members).filter { $0.value == member }.keys)
     }
 
-    /// `onChange` is called (on a heartbeat) while the shards held should change; nil stops it. Called at once if
-    /// they should change already.
-    func observe(_ onChange: (@Sendable () -> Void)?) {
+    /// While the session consumes: `onChange` is called (on a heartbeat) while the shards held should change, and
+    /// `onFence` when the session must give back everything it holds unsettled. nil for both once it stopped
+    /// consuming. `onChange` is called at once if the shards held should change already.
+    func observe(change onChange: (@Sendable () -> Void)?, fence onFence: (@Sendable () -> Void)?) {
         let now = state.withLock { state in
             state.onChange = onChange
-            return needsChange(state)
+            state.onFence = onFence
+            state.fenced = false
+            state.handingOver = onChange != nil && needsChange(state)
+            return state.handingOver
         }
         if now { onChange?() }
     }
 
-    /// Returns once the shards held should change or `stopped()` says so, looking a few times a second: for a
-    /// worker that holds no shard, so consumes nothing, until a heartbeat says otherwise.
-    func waitForChange(unless stopped: () -> Bool) async throws {
-        while !needsChange, !stopped() { try await Task.sleep(for: .milliseconds(200)) }
+    /// Between two rounds of consuming, with nothing of any shard in hand: the shards to consume next
+    /// (``rebalance()``), once there are any; while there are none, or the store cannot answer, it waits for a
+    /// change, looking a few times a second whether `stopped()`, and then returns the empty set.
+    func shardsToConsume(unless stopped: () -> Bool) async throws -> Set<Int> {
+        while !stopped() {
+            guard let held = await rebalance() else {
+                let retry = ContinuousClock.now + lease.heartbeat
+                while ContinuousClock.now < retry, !stopped() { try await Task.sleep(for: .milliseconds(200)) }
+                continue
+            }
+            if !held.isEmpty { return held }
+            while !needsChange, !stopped() { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        return []
     }
 
-    /// Between two rounds of consuming, with nothing of any shard in hand: gives back the leases of the shards that
-    /// are no longer this worker's, claims the free ones of its share, and returns the shards it holds, to consume.
-    /// When the store cannot answer, the shards held stay as they are.
-    func rebalance() async -> Set<Int> {
+    /// With nothing of any shard in hand: gives back the leases of the shards that are no longer this worker's,
+    /// claims the free ones of its share, and returns the shards it holds, to consume. nil when the store cannot
+    /// answer: nothing is consumed then, since a lease that is not renewed may be taken meanwhile.
+    func rebalance() async -> Set<Int>? {
         let before = state.withLock { $0.held }
         var held = before
         do {
@@ -131,8 +202,8 @@ final class ShardOwnership: Sendable {
                 state.leases = leases
             }
         } catch {
-            logger.warning("cannot rebalance the shards; keeping those held", metadata: ["error": "\(error)"])
-            held = before
+            logger.warning("cannot rebalance the shards; consuming none until the store answers", metadata: ["error": "\(error)"])
+            return nil
         }
         if held != before {
             for shard in 0..<shards { metrics.shardActive(shard, held.contains(shard)) }
