@@ -5,8 +5,9 @@ import WorkerHarness
 /// Ordered mode scaling out (issue 27): three `responder run` processes with `--shards 6` on one PostgreSQL schema.
 /// The first starts alone and takes every shard; the two others join and the shards spread, two each
 /// (`responder_shard_active`). A stream of RedGreen taps and resets (4,800 on 480 notifications), where order
-/// changes the outcome, goes out in three parts: during the first, one worker SIGKILLs itself at its 60th publication (outputs handed to the
-/// connection, nothing confirmed or acknowledged) and the two others take its shards once its membership expires;
+/// changes the outcome, goes out in three parts: during the first, one worker SIGKILLs itself at its 20th
+/// publication (outputs handed to the connection, nothing confirmed or acknowledged) and the two others take its
+/// shards once its membership expires;
 /// a fourth worker joins while the second part is published and takes its share from them; the third goes out
 /// once the shards are spread again. At the end each living worker settled at least 20% of the inputs, every
 /// notification's updates and final state equal a serial replay's, nothing is dead-lettered, and every update that
@@ -42,10 +43,10 @@ struct ShardSpreadTests {
                 workingDirectory: try Paths.temporaryFolder("spread-worker"))
         }
         // Many notifications, so that two shards of six carry close to a third of them whatever the hash does, and
-        // most of the stream after the join, so that the worker that joined settles its fifth.
+        // 85% of the stream after the join, so that the worker that joined settles its fifth.
         let stream = try await OrderedRun(topology, notifications: 480, eventsEach: 10)
         let parts = [
-            Array(stream.lines[..<480]), Array(stream.lines[480..<960]), Array(stream.lines[960...]),
+            Array(stream.lines[..<360]), Array(stream.lines[360..<720]), Array(stream.lines[720...]),
         ]
 
         // 1. Spread, whatever the start order: the first alone holds all six, then each of three holds two.
@@ -54,7 +55,7 @@ struct ShardSpreadTests {
         try await waitFor(timeout: .seconds(60), "the first worker to hold every shard") {
             try await first.metric("responder_shard_active") == Double(Self.shards)
         }
-        let doomed = try startWorker(["RESPONDER_FAULT": "after-publish:60"])
+        let doomed = try startWorker(["RESPONDER_FAULT": "after-publish:20"])
         let third = try startWorker([:])
         var workers = [first, doomed, third]
         defer { for worker in workers where worker.isRunning { worker.send(SIGKILL) } }
@@ -102,9 +103,9 @@ struct ShardSpreadTests {
         print(
             "shard spread on the \(label): \(stream.lines.count) events on \(stream.notifications) notifications over \(Self.shards)",
             "shards on PostgreSQL; spread over 3 workers \(spreadIn) after the last joined; a worker SIGKILLed at its",
-            "60th publication, its shards taken over \(afterDeath) after it died; a worker joined under load, spread",
-            "again \(afterJoin) after it was ready; a",
-            "graceful stop, spread again in \(afterLeave); settled per living worker \(settled)",
+            "20th publication, its shards taken over \(afterDeath) after it died; a worker joined under load, spread",
+            "again \(afterJoin) after it was ready; a graceful stop, spread again in \(afterLeave); settled per",
+            "living worker \(settled)",
             "(\(settled.map { $0 * 100 / stream.lines.count })% of the inputs); \(comparison.repeats) updates",
             "repeated with the same bytes, updates and final states equal the serial replay, nothing dead-lettered")
         await probe.cleanUp()
