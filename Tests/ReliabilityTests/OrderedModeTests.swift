@@ -100,7 +100,7 @@ struct OrderedModeTests {
         expectSerialOrder(outcome)
         #expect(outcome.settledPerWorker.count == 2, "one worker was killed")
         #expect(outcome.settledPerWorker.reduce(0, +) > 0, "the others took over")
-        report("3 workers, the active consumer SIGKILLed mid-stream", outcome)
+        report("3 workers, the first SIGKILLed mid-stream", outcome)
     }
 
     /// The first worker fails its 500th input once with a retryable error, in the middle of that notification's
