@@ -3,7 +3,7 @@ import NotificationEvents
 import PostgresNIO
 import Responder
 
-/// A batch of commits as one call of the schema's `commit_events` function (migration 4): one prepared statement,
+/// A batch of commits as one call of the schema's `commit_events` function (migration 5): one prepared statement,
 /// prepared once per connection, one round trip and one transaction for the whole batch. Each commit is a position
 /// in fifteen arrays; a commit without a notification change fills the notification's positions with placeholders
 /// the function does not read (postgres-nio binds no NULL array elements).

@@ -170,7 +170,14 @@ enum PostgresSchema {
             $$
             """,
         ],
-        // 4: the notification's date and whether it was removed (NotificationRecord), for replaced and removed
+        // 4: ordered mode's fleet (StateStore.renewMembership): each member with when its membership ends, by the
+        // server's clock (the fleet's machines then agree), and each shard's holder; a holder whose membership
+        // ended holds nothing. A few rows, written every heartbeat: no index beyond the keys.
+        [
+            "CREATE TABLE fleet_member (member text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+            "CREATE TABLE shard_lease (shard bigint PRIMARY KEY, holder text NOT NULL)",
+        ],
+        // 5: the notification's date and whether it was removed (NotificationRecord), for replaced and removed
         // notifications. A stored notification's date is unknown (null) until its next response tells it. Adding
         // columns with a constant default rewrites no row. commit_events gains their arrays as a new overload
         // (postgres-nio binds no NULL array elements, so `dated` says which dates are set); the previous one stays

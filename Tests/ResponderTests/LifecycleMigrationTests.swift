@@ -29,12 +29,12 @@ import WorkerHarness
         #expect(try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e-new") == .unprocessed(record))
     }
 
-    @Test func aVersionThreeSQLiteFileKeepsItsNotificationsAndInbox() async throws {
+    @Test func aVersionFourSQLiteFileKeepsItsNotificationsAndInbox() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
-            // Version 3's tables, as that build created them, with one notification and one processed event.
+            // Version 4's tables, as that build created them, with one notification and one processed event.
             try db.execute(
                 sql: """
                     CREATE TABLE notification (request_identifier TEXT PRIMARY KEY NOT NULL,
@@ -50,7 +50,9 @@ import WorkerHarness
                         position INTEGER NOT NULL, exchange TEXT NOT NULL, routing_key TEXT NOT NULL,
                         properties BLOB NOT NULL, body BLOB NOT NULL, PRIMARY KEY (event_id, source, position),
                         FOREIGN KEY (event_id, source) REFERENCES inbox ON DELETE CASCADE);
-                    PRAGMA user_version = 3;
+                    CREATE TABLE fleet_member (member TEXT PRIMARY KEY NOT NULL, expires_at REAL NOT NULL);
+                    CREATE TABLE shard_lease (shard INTEGER PRIMARY KEY NOT NULL, holder TEXT NOT NULL);
+                    PRAGMA user_version = 4;
                     """)
             try db.execute(
                 sql: "INSERT INTO notification VALUES ('note-1', 'photo-category', ?, 4, ?)",
@@ -75,10 +77,10 @@ import WorkerHarness
     }
 
     @Test(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"))
-    func aVersionThreePostgresSchemaKeepsItsNotificationsAndInbox() async throws {
+    func aVersionFourPostgresSchemaKeepsItsNotificationsAndInbox() async throws {
         let url = try TestPostgres.freshURL()
         let hex = { (bytes: ByteBuffer) in "'\\x" + bytes.readableBytesView.map { String(format: "%02x", $0) }.joined() + "'" }
-        // Version 3's schema, as that build's migrations left it, with one notification and one processed event.
+        // Version 4's schema, as that build's migrations left it, with one notification and one processed event.
         try await TestPostgres.run(
             [
                 "CREATE SCHEMA \(url.schema)",
@@ -86,8 +88,8 @@ import WorkerHarness
                 CREATE TABLE responder_schema_migration (
                     version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
                 """,
-            ] + PostgresSchema.migrations[0..<3].joined() + [
-                "INSERT INTO responder_schema_migration (version) VALUES (1), (2), (3)",
+            ] + PostgresSchema.migrations[0..<4].joined() + [
+                "INSERT INTO responder_schema_migration (version) VALUES (1), (2), (3), (4)",
                 """
                 INSERT INTO notification (request_identifier, category_identifier, actions, handler_states, version,
                     changed_at)

@@ -10,9 +10,9 @@ import GRDB
 /// wrote as many pages as rowids do.
 enum SQLiteSchema {
     /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes; 3: the inbox
-    /// keyed by event source and id; 4: `notification.notification_date` and `notification.removed`, for replaced and
-    /// removed notifications.
-    static let version = 4
+    /// keyed by event source and id; 4: ordered mode's fleet members and shard leases; 5:
+    /// `notification.notification_date` and `notification.removed`, for replaced and removed notifications.
+    static let version = 5
 
     /// Creates the tables in a fresh file, or brings a file of an earlier version up to this one. Runs inside an
     /// IMMEDIATE write transaction, so processes opening the same file at once take turns and only the first
@@ -21,15 +21,22 @@ enum SQLiteSchema {
         let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         switch found {
         case version: return
-        case 0: try createTables(db)
+        case 0:
+            try createTables(db)
+            try db.execute(sql: leaseTables)
         case 1:
             try addChangedAt(db)
             try keyInboxBySource(db)
+            try db.execute(sql: leaseTables)
             try addLifecycle(db)
         case 2:
             try keyInboxBySource(db)
+            try db.execute(sql: leaseTables)
             try addLifecycle(db)
-        case 3: try addLifecycle(db)
+        case 3:
+            try db.execute(sql: leaseTables)
+            try addLifecycle(db)
+        case 4: try addLifecycle(db)
         default: throw SchemaVersionError(found: found, expected: version)
         }
         try db.execute(sql: "PRAGMA user_version = \(version)")
@@ -63,14 +70,14 @@ enum SQLiteSchema {
                 """)
     }
 
-    /// Version 3 to 4. A stored notification's date is unknown (null): its next response tells it, unless it comes
+    /// Version 4 to 5. A stored notification's date is unknown (null): its next response tells it, unless it comes
     /// with another category (`NotificationRecord`). Adding columns with constant defaults rewrites no row, and
     /// processes of the previous build that share the file go on writing without the columns.
     private static func addLifecycle(_ db: Database) throws {
         try db.execute(sql: lifecycleColumns.map { "ALTER TABLE notification ADD COLUMN \($0);" }.joined())
     }
 
-    /// The columns version 4 adds to `notification`.
+    /// The columns version 5 adds to `notification`.
     private static let lifecycleColumns = ["notification_date REAL", "removed INTEGER NOT NULL DEFAULT 0"]
 
     /// The inbox as version 3 has it. Its key starts with the event id, so a lookup of an id from one source and the
@@ -96,6 +103,19 @@ enum SQLiteSchema {
             body BLOB NOT NULL,
             PRIMARY KEY (event_id, source, position),
             FOREIGN KEY (event_id, source) REFERENCES inbox ON DELETE CASCADE
+        );
+        """
+
+    /// Version 4: ordered mode's fleet (``StateStore/renewMembership(of:for:)``): each member with when its
+    /// membership ends (seconds since 1970), and each shard's holder. A holder whose membership ended holds nothing.
+    private static let leaseTables = """
+        CREATE TABLE fleet_member (
+            member TEXT PRIMARY KEY NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        CREATE TABLE shard_lease (
+            shard INTEGER PRIMARY KEY NOT NULL,
+            holder TEXT NOT NULL
         );
         """
 
