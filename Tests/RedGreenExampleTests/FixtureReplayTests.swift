@@ -58,7 +58,7 @@ import WorkerHarness
         #expect(summaries["redelivered"]?.deduplicated == 2)
         #expect(summaries["malformed"]?.deadLettered == 7)
         // A replacement and a removal make the responses to the notifications they ended stale.
-        #expect(summaries["lifecycle"]?.stale == 2)
+        #expect(summaries["lifecycle"]?.stale == 3)
         #expect(summaries["lifecycle"]?.deduplicated == 1)
         #expect(summaries["interleaved"]?.actions == ["rotate-twenty-degrees-action": 22, "reset-rotation-action": 1])
     }
