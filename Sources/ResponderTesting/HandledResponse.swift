@@ -40,7 +40,7 @@ public struct HandledResponse: Sendable {
             .map { try EventCodec.decodeDismissedEvent($0.body) }
     }
 
-    /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`), or nil when it was not
+    /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`, `stale`), or nil when it was not
     /// handled: see ``deadLetterReason`` and ``failure``.
     public var disposition: ResponseOutcome.Disposition? {
         if case .completed(_, let disposition) = outcome { return disposition }

@@ -18,6 +18,32 @@ extension PipelineConfiguration {
             data: ActionSetUpdate(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: input.categoryIdentifier,
                 causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
-        return message(carrying: event, causedBy: input, routingKey: input.categoryIdentifier, to: exchange)
+        return output(
+            event, time: input.outputTime, causedBy: input.message, correlationId: input.event.id,
+            routingKey: input.categoryIdentifier, to: exchange)
+    }
+
+    /// The message of `event`, an output caused by the input `message` (whose event id is `correlationId`), in
+    /// ``outputMode``, with the input's trace context, to `exchange` under `routingKey`.
+    func output<Payload>(
+        _ event: CloudEvent<Payload>, time: Date, causedBy message: InboundMessage, correlationId: String,
+        routingKey: String, to exchange: String
+    ) -> OutboundMessage {
+        var headers = TraceContext.propagated(from: message.properties.headers)
+        let contentType: String
+        let body: [UInt8]
+        switch outputMode {
+        case .structured:
+            contentType = EventContentType.cloudEvents
+            body = EventCodec.encode(event)
+        case .binary:
+            headers.merge(BinaryModeHeaders.headers(of: event)) { trace, _ in trace }
+            contentType = EventContentType.json
+            body = EventCodec.encode(event.data)
+        }
+        let properties = MessageProperties(
+            contentType: contentType, messageId: event.id, correlationId: correlationId, type: event.type, appId: appID,
+            timestamp: Int64(time.timeIntervalSince1970.rounded(.down)), deliveryMode: .persistent, headers: headers)
+        return OutboundMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties)
     }
 }

@@ -16,6 +16,8 @@ extension PipelineConfiguration {
             data: DeviceCommand(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: input.categoryIdentifier,
                 causationId: input.event.id, version: version))
-        return message(carrying: event, causedBy: input, routingKey: input.categoryIdentifier, to: exchange)
+        return output(
+            event, time: input.outputTime, causedBy: input.message, correlationId: input.event.id,
+            routingKey: input.categoryIdentifier, to: exchange)
     }
 }

@@ -16,16 +16,22 @@ public enum ResponseOutcome: Sendable {
 
     /// What a completed input amounted to.
     public enum Disposition: String, Sendable, Hashable, CaseIterable {
-        /// Handlers changed the notification's actions or dismissed it: the outputs hold the action-set update,
-        /// then the dismissal, or one of them.
+        /// Handlers changed the notification's actions, dismissed it or sent messages (the outputs hold the action-set
+        /// update, the dismissal and the messages, in that order, or some of them), or a lifecycle event removed the
+        /// notification (they hold the removal).
         case updated
-        /// Handlers ran, changed no actions and dismissed nothing: no outputs.
+        /// Handlers ran, changed no actions, dismissed nothing and sent nothing, or a lifecycle event replaced the
+        /// notification: no outputs.
         case noUpdate = "no_update"
         /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
         /// event is not written to the inbox, since handling it again has no effect either.
         case ignored
         /// The event was processed before: the outputs are the ones stored then, byte for byte.
         case deduplicated
+        /// The response is about a notification that was replaced (by a request added again under its identifier)
+        /// or removed since: no handler ran and nothing changed, no outputs. Like an ignored event, it is not written
+        /// to the inbox: its notification only moves on, so it stays stale.
+        case stale
     }
 
     /// The messages to publish: empty unless completed.

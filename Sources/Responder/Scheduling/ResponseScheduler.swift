@@ -31,7 +31,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         public let tag: Tag
         /// The message.
         public let message: InboundMessage
-        /// The message's event, or nil when it did not decode.
+        /// The message's response event, or nil when it did not decode or is a lifecycle event.
         public let event: NotificationResponseEvent?
         /// What the pipeline made of it (the last attempt's outcome).
         public let outcome: ResponseOutcome
@@ -49,7 +49,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     }
 
     private struct Queued: Sendable {
-        var input: DecodedResponse
+        var input: DecodedInput
         var tag: Tag
         var context: ServiceContext?
     }
@@ -118,7 +118,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         }
                         completions.yield(
                             Completion(
-                                tag: next.tag, message: next.input.message, event: next.input.event,
+                                tag: next.tag, message: next.input.message, event: next.input.responseEvent,
                                 outcome: handled.outcome, retriedInPlace: handled.retried,
                                 firstFailureInPlace: handled.firstFailure))
                         events.yield(.finishedHandling(requestIdentifier: key, abandoned: false))
