@@ -43,7 +43,7 @@ extension PostgresStateStore {
     public func releaseShards(_ shards: [Int], of member: String) async throws {
         try await operation { client in
             try await client.withConnection { connection in
-                try await connection.query(
+                _ = try await connection.query(
                     "DELETE FROM shard_lease WHERE shard = ANY(\(shards)) AND holder = \(member)", logger: self.logger)
             }
         }

@@ -91,18 +91,25 @@ final class ShardOwnership: Sendable {
     /// while this one still holds inputs of them. Looked at independently of the renewals, which may hang.
     private func watchExpiry() async {
         while !Task.isCancelled {
-            let fence = state.withLock { state -> (@Sendable () -> Void)? in
-                guard state.handingOver, !state.fenced, let renewed = state.renewed,
-                    ContinuousClock.now - renewed >= lease.timeout - lease.heartbeat
-                else { return nil }
-                state.fenced = true
-                return state.onFence
-            }
-            if let fence {
-                logger.warning("the fleet membership is about to expire during a hand-over: giving the inputs in hand back")
-                fence()
-            }
+            fenceIfExpiring(at: .now)
             try? await Task.sleep(for: lease.heartbeat / 4)
+        }
+    }
+
+    /// Fences the session when, at `now`, a hand-over is in progress and the membership has at most one heartbeat
+    /// left since the last renewal the store answered. The instant is a parameter so that the boundary is tested
+    /// without waiting on the clock.
+    func fenceIfExpiring(at now: ContinuousClock.Instant) {
+        let fence = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.handingOver, !state.fenced, let renewed = state.renewed,
+                now - renewed >= lease.timeout - lease.heartbeat
+            else { return nil }
+            state.fenced = true
+            return state.onFence
+        }
+        if let fence {
+            logger.warning("the fleet membership is about to expire during a hand-over: giving the inputs in hand back")
+            fence()
         }
     }
 
