@@ -309,7 +309,7 @@ final class BrokerSession: Sendable {
             reason = rejection
         case .failed(let error, let retryable):
             let (publication, deadLetterReason) = failures.afterFailure(
-                of: delivery, detail: String(describing: error), retryable: retryable,
+                of: delivery, detail: String(describing: error), retryable: retryable, timedOut: error is HandlerTimeout,
                 retriedInPlace: completion.retriedInPlace, firstFailureInPlace: completion.firstFailureInPlace,
                 limits: limits, now: Date())
             publications = [publication]

@@ -10,6 +10,9 @@ extension MetricDescription {
     package static let handlerFailures = MetricDescription(
         name: "responder_handler_failures_total", kind: .counter, labels: ["retryable"],
         meaning: "handler or state store failures, `retryable` `true` (retried) or `false` (dead-lettered)")
+    package static let handlerTimeouts = MetricDescription(
+        name: "responder_handler_timeouts_total", kind: .counter, labels: ["tier"],
+        meaning: "handlers cancelled past their time limit, by `tier`: `extension`, `delegate` (each also counts as a retryable failure)")
     package static let stateConflicts = MetricDescription(
         name: "responder_state_conflicts_total", kind: .counter, labels: [],
         meaning: "commits retried because another process changed the notification first")
@@ -42,7 +45,7 @@ extension MetricDescription {
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
-        events, deadLettered, handlerFailures, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
+        events, deadLettered, handlerFailures, handlerTimeouts, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
         inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, ready,
     ]
 }

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NotificationEvents
 
 extension ResponsePipeline {
@@ -22,11 +23,8 @@ extension ResponsePipeline {
             let start = clock.now
             let invocation = AnyContentExtension.Invocation(
                 log: log, actions: record.actions, state: record.handlerStates[handler.name])
-            let result: AnyContentExtension.Result
-            do {
-                result = try await handler.didReceive(response, invocation)
-            } catch {
-                throw HandlerRunError(underlying: error)
+            let result = try await withHandlerTimeout(handler.timeout, of: handler.name, tier: metrics.extensionTimeouts) {
+                try await handler.didReceive(response, invocation)
             }
             metrics.extensionDuration.record(duration: clock.now - start)
             var updated = record
@@ -56,12 +54,30 @@ extension ResponsePipeline {
         let context = DelegateContext(isForwarded: forwarded, log: log)
         let clock = ContinuousClock()
         let start = clock.now
+        let response = input.event.data
+        try await withHandlerTimeout(registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts) {
+            try await delegate.didReceive(response, context: context)
+        }
+        metrics.delegateDuration.record(duration: clock.now - start)
+    }
+}
+
+extension ResponsePipeline {
+    /// Runs a handler's call within its limit (`timeout`, else the pipeline's), counting a timeout on `timeouts`; its
+    /// errors, the timeout's included, come out as a ``HandlerRunError``.
+    private func withHandlerTimeout<Value: Sendable>(
+        _ timeout: Duration?, of handler: String, tier timeouts: Counter,
+        _ call: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let limit = timeout ?? configuration.handlerTimeout
         do {
-            try await delegate.didReceive(input.event.data, context: context)
+            return try await withTimeLimit(limit, deadlines: handlerDeadlines, timedOut: {
+                timeouts.increment()
+                return HandlerTimeout(handler: handler, limit: limit)
+            }, call)
         } catch {
             throw HandlerRunError(underlying: error)
         }
-        metrics.delegateDuration.record(duration: clock.now - start)
     }
 }
 

@@ -23,6 +23,7 @@ public struct ResponsePipeline: Sendable {
     let logger: Logger
     let metrics = PipelineMetrics()
     let storeFailures = StoreFailureStreak()
+    let handlerDeadlines = HandlerDeadlines()
 
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
