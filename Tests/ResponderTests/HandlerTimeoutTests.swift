@@ -1,7 +1,6 @@
 import Foundation
 import NotificationEvents
 import Responder
-import Synchronization
 import Testing
 import WorkerHarness
 
@@ -143,13 +142,6 @@ struct HandlerTimeoutTests {
         await gate.fire()
         #expect(await long.disposition == .updated)
     }
-}
-
-/// A flag a handler raises from its cancellation handler.
-final class Flag: Sendable {
-    private let raised = Atomic<Bool>(false)
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
-    func raise() { raised.store(true, ordering: .relaxed) }
 }
 
 extension ResponseOutcome {

@@ -3,7 +3,7 @@ extension MetricDescription {
     package static let events = MetricDescription(
         name: "responder_events_total", kind: .counter, labels: ["outcome"],
         meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `retried`, "
-            + "`dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
+            + "`dead_lettered`, `handed_back` (returned to the queue unhandled during a store or dependency outage)")
     package static let deadLettered = MetricDescription(
         name: "responder_dead_lettered_total", kind: .counter, labels: ["reason"],
         meaning: "inputs dead-lettered, by the dead-letter `reason` code")
@@ -40,12 +40,18 @@ extension MetricDescription {
     package static let storeOutages = MetricDescription(
         name: "responder_store_outages_total", kind: .counter, labels: [],
         meaning: "state store outages, each of which paused the worker")
+    package static let dependencyPaused = MetricDescription(
+        name: "responder_dependency_paused", kind: .gauge, labels: [],
+        meaning: "1 while the worker is paused because a dependency of the handlers is unavailable")
+    package static let dependencyOutages = MetricDescription(
+        name: "responder_dependency_outages_total", kind: .counter, labels: [],
+        meaning: "outages of a dependency of the handlers, each of which paused the worker")
     package static let ready = MetricDescription(
         name: "responder_ready", kind: .gauge, labels: [], meaning: "1 while `/health/ready` answers 200, else 0")
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
         events, deadLettered, handlerFailures, handlerTimeouts, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
-        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, ready,
+        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, dependencyPaused, dependencyOutages, ready,
     ]
 }

@@ -241,6 +241,11 @@ extension ResponsePipeline {
             return .commit(
                 StateCommit(inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions))
         } catch let failure as HandlerRunError {
+            if let unavailable = failure.underlying as? DependencyUnavailable,
+                dependencyFailures.failed(failure.handler, input.event.id)
+            {
+                return .done(.dependencyUnavailable(unavailable))
+            }
             return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
         } catch {
             return .done(.failed(error, retryable: true))

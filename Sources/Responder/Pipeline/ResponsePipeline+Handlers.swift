@@ -64,19 +64,22 @@ extension ResponsePipeline {
 
 extension ResponsePipeline {
     /// Runs a handler's call within its limit (`timeout`, else the pipeline's), counting a timeout on `timeouts`; its
-    /// errors, the timeout's included, come out as a ``HandlerRunError``.
+    /// errors, the timeout's included, come out as a ``HandlerRunError``. A call that returns ends the handler's
+    /// streak of ``DependencyUnavailable`` failures: another error says nothing about the dependency.
     private func withHandlerTimeout<Value: Sendable>(
         _ timeout: Duration?, of handler: String, tier timeouts: Counter,
         _ call: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let limit = timeout ?? configuration.handlerTimeout
         do {
-            return try await withTimeLimit(limit, deadlines: handlerDeadlines, timedOut: {
+            let value = try await withTimeLimit(limit, deadlines: handlerDeadlines, timedOut: {
                 timeouts.increment()
                 return HandlerTimeout(handler: handler, limit: limit)
             }, call)
+            dependencyFailures.worked(handler)
+            return value
         } catch {
-            throw HandlerRunError(underlying: error)
+            throw HandlerRunError(underlying: error, handler: handler)
         }
     }
 }
@@ -84,4 +87,6 @@ extension ResponsePipeline {
 /// An error thrown by a handler, as opposed to one of the store: the handler decides whether it is retryable.
 struct HandlerRunError: Error {
     var underlying: any Error
+    /// The extension's name, or `delegate`.
+    var handler: String
 }

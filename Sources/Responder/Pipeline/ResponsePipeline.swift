@@ -24,6 +24,7 @@ public struct ResponsePipeline: Sendable {
     let metrics = PipelineMetrics()
     let storeFailures = StoreFailureStreak()
     let handlerDeadlines = HandlerDeadlines()
+    let dependencyFailures: DependencyFailureStreak
 
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
@@ -42,6 +43,7 @@ public struct ResponsePipeline: Sendable {
         self.registry = registry
         self.store = store
         self.configuration = configuration
+        dependencyFailures = DependencyFailureStreak(threshold: configuration.dependencyFailures)
         self.outputExchange = outputExchange
         self.logger = logger
     }
