@@ -43,16 +43,7 @@ struct DependencyPauseTests {
     @Test func theQueueWaitsWhileTheDependencyIsDownAndDrainsOnceWhenItComesBack() async throws {
         // A delivery limit of 1: a requeue would dead-letter an input on its second trip (StorePauseTests' control).
         let topology = TestTopology("dependency-pause", retryDelays: [1], deliveryLimit: 1)
-        let probe = try await QueueProbe.open(topology)
-        let dependency = DependentHandler.Dependency()
-        var registry = HandlerRegistry()
-        registry.register(
-            NotificationCategory(identifier: FlakyHandler.category, actions: [NotificationAction(identifier: "poke", title: "Poke")]))
-        try registry.register(DependentHandler(down: dependency))
-        let worker = try InProcessWorker(
-            topology: topology, registry: registry,
-            storeRetryBackoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100)))
-        try await worker.waitUntilReady()
+        let (probe, dependency, worker) = try await start(topology)
 
         let inputs = 20
         let pokes = (1...inputs).map { FlakyHandler.poke("fine-\($0)", topology) }
@@ -82,5 +73,51 @@ struct DependencyPauseTests {
         #expect(try await probe.count(topology.topology.deadLetterQueue) == 0, "the outage cost no input its retries")
         #expect(try await probe.count(topology.topology.inputQueue) == 0)
         await probe.cleanUp()
+    }
+
+    @Test func orderedModeHoldsTheInputsInPlaceWhileTheDependencyIsDown() async throws {
+        let topology = TestTopology("ordered-dependency", retryDelays: [1], shards: 2)
+        let (probe, dependency, worker) = try await start(topology)
+
+        // Six notifications, two events each: the first events fail on six different events, past the threshold.
+        let notifications = (1...6).map { "\(topology.prefix)-note-\($0)" }
+        try await probe.publish((1...2).flatMap { event in notifications.map { FlakyHandler.poke($0, event: event, topology) } })
+        try await waitFor("the worker to pause for the dependency") {
+            worker.readiness.currentObstacles == [.dependencyUnavailable]
+        }
+        // It probes again and again with the inputs it holds, which wait in place: nothing leaves the shards.
+        let probed = dependency.calls + 20
+        try await waitFor("the worker to probe the dependency again and again") { dependency.calls >= probed }
+        #expect(try await probe.count(topology.topology.deadLetterQueue) == 0)
+
+        dependency.comeBack()
+        let updates = try await probe.takeUpdates(notifications.count * 2)
+        try await worker.stop()
+        let causes = try updates.map { try EventCodec.decodeActionSetUpdateEvent($0.body).data.causationId }
+        for notification in notifications {
+            #expect(causes.filter { $0.hasPrefix(notification + "-") } == ["\(notification)-e1", "\(notification)-e2"],
+                    "each event once, in order")
+        }
+        #expect(try await probe.count(topology.topology.deadLetterQueue) == 0)
+        for queue in topology.topology.consumedQueues { #expect(try await probe.count(queue) == 0) }
+        await probe.cleanUp()
+    }
+
+    /// A probe of `topology` and a ready worker whose ``DependentHandler``'s dependency is down; the worker probes it
+    /// after 20 to 100 ms.
+    private func start(
+        _ topology: TestTopology, name: String = #function
+    ) async throws -> (QueueProbe, DependentHandler.Dependency, InProcessWorker) {
+        let probe = try await QueueProbe.open(topology, name: name)
+        let dependency = DependentHandler.Dependency()
+        var registry = HandlerRegistry()
+        registry.register(
+            NotificationCategory(identifier: FlakyHandler.category, actions: [NotificationAction(identifier: "poke", title: "Poke")]))
+        try registry.register(DependentHandler(down: dependency))
+        let worker = try InProcessWorker(
+            topology: topology, registry: registry,
+            storeRetryBackoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100)))
+        try await worker.waitUntilReady()
+        return (probe, dependency, worker)
     }
 }
