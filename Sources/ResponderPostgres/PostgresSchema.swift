@@ -170,6 +170,13 @@ enum PostgresSchema {
             $$
             """,
         ],
+        // 4: ordered mode's fleet (StateStore.renewMembership): each member with when its membership ends, by the
+        // server's clock (the fleet's machines then agree), and each shard's holder; a holder whose membership
+        // ended holds nothing. A few rows, written every heartbeat: no index beyond the keys.
+        [
+            "CREATE TABLE fleet_member (member text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+            "CREATE TABLE shard_lease (shard bigint PRIMARY KEY, holder text NOT NULL)",
+        ],
     ]
 
     /// The newest version this build knows.

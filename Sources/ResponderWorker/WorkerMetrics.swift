@@ -43,6 +43,11 @@ struct WorkerMetrics: Sendable {
         outcomes[outcome]?.increment()
     }
 
+    /// Ordered mode: whether the worker consumes shard `shard` (holds its lease), 1 or 0.
+    func shardActive(_ shard: Int, _ active: Bool) {
+        Gauge(label: MetricDescription.shardActive.name, dimensions: [("shard", "\(shard)")]).record(active ? 1 : 0)
+    }
+
     func deadLettered(reason: String) {
         Counter(label: MetricDescription.deadLettered.name, dimensions: [("reason", reason)]).increment()
     }

@@ -46,12 +46,16 @@ extension MetricDescription {
     package static let dependencyOutages = MetricDescription(
         name: "responder_dependency_outages_total", kind: .counter, labels: [],
         meaning: "outages of a dependency of the handlers, each of which paused the worker")
+    package static let shardActive = MetricDescription(
+        name: "responder_shard_active", kind: .gauge, labels: ["shard"],
+        meaning: "ordered mode: 1 for each `shard` (its index) the worker holds and consumes, 0 for the others")
     package static let ready = MetricDescription(
         name: "responder_ready", kind: .gauge, labels: [], meaning: "1 while `/health/ready` answers 200, else 0")
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
-        events, deadLettered, handlerFailures, handlerTimeouts, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
-        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, dependencyPaused, dependencyOutages, ready,
+        events, deadLettered, handlerFailures, handlerTimeouts, stateConflicts, invalidTraceHeaders, handlerDuration,
+        endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
+        dependencyPaused, dependencyOutages, shardActive, ready,
     ]
 }

@@ -10,8 +10,8 @@ import GRDB
 /// wrote as many pages as rowids do.
 enum SQLiteSchema {
     /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes; 3: the inbox
-    /// keyed by event source and id.
-    static let version = 3
+    /// keyed by event source and id; 4: ordered mode's fleet members and shard leases.
+    static let version = 4
 
     /// Creates the tables in a fresh file, or brings a file of an earlier version up to this one. Runs inside an
     /// IMMEDIATE write transaction, so processes opening the same file at once take turns and only the first
@@ -20,11 +20,17 @@ enum SQLiteSchema {
         let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         switch found {
         case version: return
-        case 0: try createTables(db)
+        case 0:
+            try createTables(db)
+            try db.execute(sql: leaseTables)
         case 1:
             try addChangedAt(db)
             try keyInboxBySource(db)
-        case 2: try keyInboxBySource(db)
+            try db.execute(sql: leaseTables)
+        case 2:
+            try keyInboxBySource(db)
+            try db.execute(sql: leaseTables)
+        case 3: try db.execute(sql: leaseTables)
         default: throw SchemaVersionError(found: found, expected: version)
         }
         try db.execute(sql: "PRAGMA user_version = \(version)")
@@ -81,6 +87,19 @@ enum SQLiteSchema {
             body BLOB NOT NULL,
             PRIMARY KEY (event_id, source, position),
             FOREIGN KEY (event_id, source) REFERENCES inbox ON DELETE CASCADE
+        );
+        """
+
+    /// Version 4: ordered mode's fleet (``StateStore/renewMembership(of:for:)``): each member with when its
+    /// membership ends (seconds since 1970), and each shard's holder. A holder whose membership ended holds nothing.
+    private static let leaseTables = """
+        CREATE TABLE fleet_member (
+            member TEXT PRIMARY KEY NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        CREATE TABLE shard_lease (
+            shard INTEGER PRIMARY KEY NOT NULL,
+            holder TEXT NOT NULL
         );
         """
 

@@ -15,7 +15,7 @@ import NotificationEvents
 public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
     public let notificationRetention: Duration
-    private let pool: DatabasePool
+    let pool: DatabasePool
     let checkpointer: SQLiteCheckpointer
 
     /// Opens (creating if needed) the store at `path`.
