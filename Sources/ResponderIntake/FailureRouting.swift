@@ -55,21 +55,21 @@ package struct FailureRouting: Sendable {
     }
 
     /// The publication for a failed handler: a retry while attempts remain and the error is retryable, else a
-    /// dead letter, with its reason (`nil` for a retry). A retry that would break `limits` (the input's headers
+    /// dead letter, with its reason (`nil` for a retry): `handler-timeout` when the last attempt `timedOut`. A retry that would break `limits` (the input's headers
     /// and the failure headers over a frame) is a dead letter as ``DeadLetterReason/unpublishable`` instead.
     ///
     /// An ordered topology retries in place (`retriedInPlace` times already, the first failure at
     /// `firstFailureInPlace`), so its failures are final here: a retry queue would put the input behind the
     /// notification's later events.
     package func afterFailure(
-        of delivery: AMQPDelivery, detail: String, retryable: Bool, retriedInPlace: Int = 0,
+        of delivery: AMQPDelivery, detail: String, retryable: Bool, timedOut: Bool = false, retriedInPlace: Int = 0,
         firstFailureInPlace: Date? = nil, limits: PublishLimits, now: Date
     ) -> (Publication, deadLetterReason: DeadLetterReason?) {
         var history = history(of: delivery)
         history.firstFailure = history.firstFailure ?? firstFailureInPlace
         let attempts = history.attempts + 1 + retriedInPlace
         guard retryable, !topology.isOrdered, attempts <= topology.retryDelays.count else {
-            let reason = Self.deadLetterReason(retryable: retryable)
+            let reason = timedOut ? .handlerTimeout : Self.deadLetterReason(retryable: retryable)
             let letter = deadLetter(
                 delivery, reason: reason, detail: detail, attempts: attempts, history: history, limits: limits, now: now)
             return (letter, reason)

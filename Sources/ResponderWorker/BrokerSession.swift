@@ -20,7 +20,7 @@ import Tracing
 /// mode retries failed inputs in place.
 ///
 /// When the state store is unavailable, the session stops consuming, hands back the inputs it holds, waits for the
-/// store (``StorePause``) and consumes again on the same channels; in ordered mode the inputs wait in place instead.
+/// store (``IntakePause``) and consumes again on the same channels; in ordered mode the inputs wait in place instead.
 ///
 /// ``run()`` returns once the consumer is cancelled and every input it received is settled (graceful shutdown,
 /// or the broker cancelled the consumer). It throws when the connection or a channel fails: inputs not yet
@@ -33,7 +33,7 @@ final class BrokerSession: Sendable {
     private let readiness: Readiness
     private let metrics: WorkerMetrics
     private let failures: FailureRouting
-    private let pause: StorePause
+    private let pause: IntakePause
     private let logger: Logger
     private let tracing: InputTracing?
     /// Ordered mode on a fleet: which shards this worker consumes; nil consumes every queue.
@@ -45,7 +45,7 @@ final class BrokerSession: Sendable {
 
     init(
         consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
-        readiness: Readiness, metrics: WorkerMetrics, pause: StorePause, ownership: ShardOwnership?, logger: Logger
+        readiness: Readiness, metrics: WorkerMetrics, pause: IntakePause, ownership: ShardOwnership?, logger: Logger
     ) {
         self.consuming = consuming
         self.publishing = publishing
@@ -117,7 +117,7 @@ final class BrokerSession: Sendable {
         while true {
             if pause.isPaused {
                 do {
-                    try await cancelWhenGracefulShutdown { try await self.pause.waitForStore() }
+                    try await cancelWhenGracefulShutdown { try await self.pause.waitUntilAvailable() }
                 } catch is CancellationError {
                     // A graceful shutdown ends the wait; a cancelled session ends with the cancellation.
                     if Task.isCancelled { throw CancellationError() }
@@ -197,13 +197,13 @@ final class BrokerSession: Sendable {
         // Ordered mode keeps a failed or store-held input where it is, so that no later event of its notification
         // overtakes it; a graceful shutdown ends the store wait and leaves the input to the broker.
         let pause = pause
-        let storeWait: @Sendable (StateStoreUnavailable) async throws -> Void = { unavailable in
-            try await cancelWhenGracefulShutdown { try await pause.waitInPlace(unavailable) }
+        let outageWait: @Sendable (Unavailability) async throws -> Void = { unavailability in
+            try await cancelWhenGracefulShutdown { try await pause.waitInPlace(unavailability) }
         }
         let scheduler = ResponseScheduler<Received>(
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
             retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [],
-            storeWaitInPlace: topology.isOrdered ? storeWait : nil)
+            waitInPlace: topology.isOrdered ? outageWait : nil)
         // Inputs that published something wait for their confirms; the others are settled at once, so that an
         // input without outputs (three in four on RedGreen's mix) is not acked after a confirm it does not need.
         let confirming = HandOff<Settlement>()
@@ -317,14 +317,14 @@ final class BrokerSession: Sendable {
         case .completed(let outputs, let disposition):
             publications = outputs.map(Publication.init)
             outcome = WorkerMetrics.Outcome(disposition)
-            if disposition == .updated || disposition == .noUpdate { pause.storeWorked() }
+            if disposition == .updated || disposition == .noUpdate { pause.inputWorked() }
         case .deadLetter(let rejection, let detail):
             publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, limits: limits, now: Date())]
             outcome = .deadLettered
             reason = rejection
         case .failed(let error, let retryable):
             let (publication, deadLetterReason) = failures.afterFailure(
-                of: delivery, detail: String(describing: error), retryable: retryable,
+                of: delivery, detail: String(describing: error), retryable: retryable, timedOut: error is HandlerTimeout,
                 retriedInPlace: completion.retriedInPlace, firstFailureInPlace: completion.firstFailureInPlace,
                 limits: limits, now: Date())
             publications = [publication]
@@ -337,10 +337,12 @@ final class BrokerSession: Sendable {
                     "queue": "\(publication.routingKey)",
                     "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
-        case .storeUnavailable(let unavailable):
+        case .storeUnavailable, .dependencyUnavailable:
             publications = [.handBack(delivery, to: completion.tag.input.queue)]
             outcome = .handedBack
-            if pause.storeFailed(unavailable) { cancelConsumer() }
+            if let unavailability = completion.outcome.unavailability, pause.unavailable(unavailability) {
+                cancelConsumer()
+            }
         }
         // An output the connection cannot carry (a category identifier over 255 bytes as its routing key) fails
         // its input alone; checked before anything of the input is published.

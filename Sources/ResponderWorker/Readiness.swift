@@ -10,6 +10,7 @@ public final class Readiness: Sendable {
         case disconnected = "not connected to the broker"
         case blocked = "the broker blocked publishing (connection.blocked)"
         case storeUnavailable = "the state store is unavailable; inputs wait in the queue"
+        case dependencyUnavailable = "a dependency of the handlers is unavailable; inputs wait in the queue"
         case shuttingDown = "shutting down"
     }
 

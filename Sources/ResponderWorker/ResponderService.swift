@@ -7,8 +7,8 @@ import Synchronization
 /// `responder run` as a service: keeps a connection to the broker, consumes and handles inputs over it, and
 /// reconnects with capped exponential backoff and jitter when it is lost or the broker cancels the consumer.
 ///
-/// While the state store is unavailable it pauses: inputs stay in the queue, uncounted, and
-/// `/health/ready` says why.
+/// While the state store, or a dependency of the handlers, is unavailable it pauses: inputs stay in the queue,
+/// uncounted, and `/health/ready` says why.
 ///
 /// On graceful shutdown it stops consuming, finishes the inputs it holds, waits for their confirms and acks, closes
 /// the connection and returns. Inputs it could not finish stay unacknowledged and are redelivered.
@@ -18,7 +18,7 @@ public struct ResponderService: Service {
     private let readiness: Readiness
     private let logger: Logger
     private let metrics = WorkerMetrics()
-    private let pause: StorePause
+    private let pause: IntakePause
     private let ownership: ShardOwnership?
 
     /// A worker consuming with `configuration`, handling inputs with `pipeline`, and reporting on `readiness`.
@@ -27,7 +27,7 @@ public struct ResponderService: Service {
         self.pipeline = pipeline
         self.readiness = readiness
         self.logger = logger
-        pause = StorePause(
+        pause = IntakePause(
             store: pipeline.store, backoff: configuration.storeRetryBackoff, readiness: readiness, metrics: metrics,
             logger: logger, inPlace: configuration.topology.isOrdered)
         ownership = configuration.topology.isOrdered

@@ -12,7 +12,7 @@ struct WorkerMetrics: Sendable {
         case noUpdate = "no_update"
         case ignored
         case retried
-        /// Handed back to the input queue unhandled, because the state store was unavailable.
+        /// Handed back to the input queue unhandled, because the state store or a handler's dependency was unavailable.
         case handedBack = "handed_back"
         case deadLettered = "dead_lettered"
         case deduplicated
@@ -28,6 +28,10 @@ struct WorkerMetrics: Sendable {
     let storePaused = Gauge(label: MetricDescription.storePaused.name)
     /// Outages of the state store: each one paused the worker.
     let storeOutages = Counter(label: MetricDescription.storeOutages.name)
+    /// 1 while a dependency of the handlers is unavailable (the worker pauses, and probes with the next inputs).
+    let dependencyPaused = Gauge(label: MetricDescription.dependencyPaused.name)
+    /// Outages of a handler's dependency: each one paused the worker.
+    let dependencyOutages = Counter(label: MetricDescription.dependencyOutages.name)
 
     init() {
         outcomes = Dictionary(

@@ -62,8 +62,8 @@ import WorkerHarness
             self.givesUp = givesUp
         }
 
-        func wait(_ unavailable: StateStoreUnavailable) async throws {
-            reasons.append(unavailable.reason)
+        func wait(_ unavailability: Unavailability) async throws {
+            reasons.append(unavailability.reason)
             if reasons.count == expected { await arrived.fire() }
             await release.wait()
             if givesUp { throw CancellationError() }
@@ -89,7 +89,7 @@ import WorkerHarness
         try registry.register(recorder)
         let scheduler = ResponseScheduler<String>(
             pipeline: ResponsePipeline(registry: registry, store: store, logger: .quiet), maxConcurrentNotifications: 4,
-            storeWaitInPlace: { try await waits.wait($0) })
+            waitInPlace: { try await waits.wait($0) })
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             for event in events { scheduler.submit(Events.message(event), tag: event.id) }

@@ -19,15 +19,7 @@ struct OrderedRetryThroughBrokerTests {
 
         let request = { (behaviour: String) in "\(topology.prefix)-\(behaviour)" }
         let lines = (1...3).flatMap { event in
-            ["always", "twice"].map { behaviour in
-                RedGreenTaps.line(
-                    body: EventCodec.encode(
-                        RedGreenTaps.event(
-                            id: "\(request(behaviour))-e\(event)", request: request(behaviour), category: FlakyHandler.category,
-                            action: .custom("poke"))),
-                    messageID: "\(request(behaviour))-e\(event)", routingKey: request(behaviour),
-                    exchange: topology.topology.inputExchange)
-            }
+            ["always", "twice"].map { FlakyHandler.poke(request($0), event: event, topology) }
         }
         try await probe.publish(lines)
         let deadLetters = try await probe.takeDeadLetters(1)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ResponderWorker
 
-/// Ordered mode's store pause (``StorePause/waitInPlace(_:)``): one held input checks the store while the others
+/// Ordered mode's store pause (``IntakePause/waitInPlace(_:)``): one held input checks the store while the others
 /// wait for the pause's end, a cancelled waiter leaves at once, and a waiter takes over the checks when the
 /// checking input gives up.
 @Suite(.timeLimit(.minutes(1)))
@@ -64,10 +64,10 @@ struct InPlaceStorePauseTests {
         }
     }
 
-    private static let outage = StateStoreUnavailable(reason: "disk full (a test's store)")
+    private static let outage = Unavailability.store(StateStoreUnavailable(reason: "disk full (a test's store)"))
 
-    private static func pause(_ store: CheckedStore) -> StorePause {
-        StorePause(
+    private static func pause(_ store: CheckedStore) -> IntakePause {
+        IntakePause(
             store: store, backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(2)), readiness: Readiness(),
             metrics: WorkerMetrics(), logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }, inPlace: true)
     }

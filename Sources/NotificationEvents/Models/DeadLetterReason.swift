@@ -25,6 +25,9 @@ public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable,
     /// an id CloudEvents makes unique per source. Neither a retry nor a redrive can help while the inbox remembers the
     /// first event; the producer must give the event an id of its own.
     case eventIDReused = "event-id-reused"
+    /// A handler ran past its time limit on the last attempt (and every retry is spent): what it waits for did not
+    /// answer in time, or the limit is too short for it.
+    case handlerTimeout = "handler-timeout"
 
     /// Reads the raw value; an unknown one is refused with the list of allowed values.
     public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }

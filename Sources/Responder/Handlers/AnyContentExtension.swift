@@ -16,6 +16,8 @@ struct AnyContentExtension: Sendable {
 
     let name: String
     let categoryIdentifiers: Set<String>
+    /// The limit it was registered with, when not the pipeline's ``PipelineConfiguration/handlerTimeout``.
+    var timeout: Duration?
     private let run: @Sendable (NotificationResponse, Invocation) async throws -> Result
 
     /// The inputs of one run besides the response.
@@ -26,8 +28,9 @@ struct AnyContentExtension: Sendable {
         var state: [UInt8]?
     }
 
-    init<Extension: NotificationContentExtension>(_ handler: Extension) {
+    init<Extension: NotificationContentExtension>(_ handler: Extension, timeout: Duration? = nil) {
         name = handler.name
+        self.timeout = timeout
         categoryIdentifiers = handler.categoryIdentifiers
         run = { response, invocation in
             var context = ExtensionContext(

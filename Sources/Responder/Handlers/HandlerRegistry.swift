@@ -11,6 +11,8 @@ public struct HandlerRegistry: Sendable {
     private(set) var delegate: (any UserNotificationCenterDelegate)?
     /// Where handlers may send messages of their own, by name; add one with ``declare(_:)``.
     public private(set) var destinations: [String: MessageDestination] = [:]
+    /// The app tier's limit, when not the pipeline's ``PipelineConfiguration/handlerTimeout``.
+    private(set) var delegateTimeout: Duration?
 
     /// A registry with `categories` and no handlers.
     public init(categories: CategoryRegistry = CategoryRegistry()) {
@@ -41,13 +43,17 @@ public struct HandlerRegistry: Sendable {
         categories.register(category)
     }
 
-    /// Registers an extension for its categories.
+    /// Registers an extension for its categories; a `timeout` replaces the pipeline's
+    /// ``PipelineConfiguration/handlerTimeout`` for it (``HandlerTimeout``).
     ///
     /// - Throws: ``RegistrationError`` when another extension already has the same name or one of the
     ///   categories (as on iOS, a category has at most one content extension), or when one of its categories is not
     ///   registered: register the categories first.
-    public mutating func register(_ handler: some NotificationContentExtension) throws(RegistrationError) {
-        let erased = AnyContentExtension(handler)
+    public mutating func register(
+        _ handler: some NotificationContentExtension, timeout: Duration? = nil
+    ) throws(RegistrationError) {
+        precondition(timeout.map { $0 > .zero } ?? true, "a handler's timeout must be positive")
+        let erased = AnyContentExtension(handler, timeout: timeout)
         guard !extensionNames.contains(erased.name) else { throw .duplicateExtensionName(erased.name) }
         for category in erased.categoryIdentifiers.sorted() {
             if let existing = extensionsByCategory[category] {
@@ -70,8 +76,11 @@ public struct HandlerRegistry: Sendable {
         destinations[destination.name] = destination
     }
 
-    /// Sets the app tier, replacing any delegate set before.
-    public mutating func setDelegate(_ delegate: some UserNotificationCenterDelegate) {
+    /// Sets the app tier, replacing any delegate set before; a `timeout` replaces the pipeline's
+    /// ``PipelineConfiguration/handlerTimeout`` for it (``HandlerTimeout``).
+    public mutating func setDelegate(_ delegate: some UserNotificationCenterDelegate, timeout: Duration? = nil) {
+        precondition(timeout.map { $0 > .zero } ?? true, "a handler's timeout must be positive")
         self.delegate = delegate
+        delegateTimeout = timeout
     }
 }

@@ -3,13 +3,17 @@ extension MetricDescription {
     package static let events = MetricDescription(
         name: "responder_events_total", kind: .counter, labels: ["outcome"],
         meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `stale` "
-            + "(about a notification replaced or removed since), `retried`, `dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
+            + "(about a notification replaced or removed since), `retried`, `dead_lettered`, `handed_back` "
+            + "(returned to the queue unhandled during a store or dependency outage)")
     package static let deadLettered = MetricDescription(
         name: "responder_dead_lettered_total", kind: .counter, labels: ["reason"],
         meaning: "inputs dead-lettered, by the dead-letter `reason` code")
     package static let handlerFailures = MetricDescription(
         name: "responder_handler_failures_total", kind: .counter, labels: ["retryable"],
         meaning: "handler or state store failures, `retryable` `true` (retried) or `false` (dead-lettered)")
+    package static let handlerTimeouts = MetricDescription(
+        name: "responder_handler_timeouts_total", kind: .counter, labels: ["tier"],
+        meaning: "handlers cancelled past their time limit, by `tier`: `extension`, `delegate` (each also counts as a retryable failure)")
     package static let stateConflicts = MetricDescription(
         name: "responder_state_conflicts_total", kind: .counter, labels: [],
         meaning: "commits retried because another process changed the notification first")
@@ -37,6 +41,12 @@ extension MetricDescription {
     package static let storeOutages = MetricDescription(
         name: "responder_store_outages_total", kind: .counter, labels: [],
         meaning: "state store outages, each of which paused the worker")
+    package static let dependencyPaused = MetricDescription(
+        name: "responder_dependency_paused", kind: .gauge, labels: [],
+        meaning: "1 while the worker is paused because a dependency of the handlers is unavailable")
+    package static let dependencyOutages = MetricDescription(
+        name: "responder_dependency_outages_total", kind: .counter, labels: [],
+        meaning: "outages of a dependency of the handlers, each of which paused the worker")
     package static let shardActive = MetricDescription(
         name: "responder_shard_active", kind: .gauge, labels: ["shard"],
         meaning: "ordered mode: 1 for each `shard` (its index) the worker holds and consumes, 0 for the others")
@@ -45,7 +55,8 @@ extension MetricDescription {
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
-        events, deadLettered, handlerFailures, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
-        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, shardActive, ready,
+        events, deadLettered, handlerFailures, handlerTimeouts, stateConflicts, invalidTraceHeaders, handlerDuration,
+        endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
+        dependencyPaused, dependencyOutages, shardActive, ready,
     ]
 }

@@ -12,6 +12,8 @@ struct PipelineMetrics: Sendable {
     let invalidTraceHeaders = Counter(label: MetricDescription.invalidTraceHeaders.name)
     let extensionDuration = Timer(label: MetricDescription.handlerDuration.name, dimensions: [("tier", "extension")])
     let delegateDuration = Timer(label: MetricDescription.handlerDuration.name, dimensions: [("tier", "delegate")])
+    let extensionTimeouts = Counter(label: MetricDescription.handlerTimeouts.name, dimensions: [("tier", "extension")])
+    let delegateTimeouts = Counter(label: MetricDescription.handlerTimeouts.name, dimensions: [("tier", "delegate")])
 
     init() {
         failures = [

@@ -7,7 +7,7 @@ extension ResponseOutcome {
     /// An unavailable store is debug too: every input in hand meets it at once, and the worker logs the outage once.
     var logLevel: Logger.Level {
         switch self {
-        case .completed, .storeUnavailable: .debug
+        case .completed, .storeUnavailable, .dependencyUnavailable: .debug
         case .failed(_, let retryable): retryable ? .warning : .error
         case .deadLetter: .warning
         }
@@ -19,6 +19,7 @@ extension ResponseOutcome {
         case .failed: "response failed"
         case .deadLetter: "input rejected"
         case .storeUnavailable: "response not handled: the state store is unavailable"
+        case .dependencyUnavailable: "response not handled: a dependency of its handler is unavailable"
         }
     }
 
@@ -34,6 +35,8 @@ extension ResponseOutcome {
         case .storeUnavailable:
             // The worker logs the reason once for its pause, not once per input.
             ["outcome": "store_unavailable"]
+        case .dependencyUnavailable:
+            ["outcome": "dependency_unavailable"]
         }
     }
 }

@@ -13,6 +13,10 @@ public enum ResponseOutcome: Sendable {
     /// The state store cannot serve now (``StateStoreUnavailable``): nothing was committed, and the input is not at
     /// fault. Hand it back untouched, without counting an attempt, and pause until the store works again.
     case storeUnavailable(StateStoreUnavailable)
+    /// A handler's dependency is unavailable (``DependencyUnavailable``), as it was for several different events in
+    /// a row before this one: nothing was committed, and the input is not at fault. Hand it back untouched, without
+    /// counting an attempt, and pause until the dependency answers again.
+    case dependencyUnavailable(DependencyUnavailable)
 
     /// What a completed input amounted to.
     public enum Disposition: String, Sendable, Hashable, CaseIterable {

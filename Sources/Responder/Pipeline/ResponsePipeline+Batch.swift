@@ -285,6 +285,11 @@ extension ResponsePipeline {
                     actionsChanged: startsFresh || handled.record.actions != stored.actions,
                     replacesHandlerStates: startsFresh))
         } catch let failure as HandlerRunError {
+            if let unavailable = failure.underlying as? DependencyUnavailable, let handler = failure.handler,
+                dependencyFailures.failed(handler, input.event.id)
+            {
+                return .done(.dependencyUnavailable(unavailable))
+            }
             return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
         } catch {
             return .done(.failed(error, retryable: true))

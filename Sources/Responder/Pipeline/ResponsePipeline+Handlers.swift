@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NotificationEvents
 
 extension ResponsePipeline {
@@ -23,11 +24,11 @@ extension ResponsePipeline {
             let start = clock.now
             let invocation = AnyContentExtension.Invocation(
                 log: log, actions: record.actions, state: record.handlerStates[handler.name])
-            let result: AnyContentExtension.Result
-            do {
-                result = try await handler.didReceive(input.event.data, invocation)
-            } catch {
-                throw HandlerRunError(underlying: error)
+            let response = input.event.data
+            let result = try await withHandlerTimeout(
+                handler.timeout, of: handler.name, tier: metrics.extensionTimeouts
+            ) {
+                try await handler.didReceive(response, invocation)
             }
             metrics.extensionDuration.record(duration: clock.now - start)
             updated.handlerStates[handler.name] = result.state
@@ -69,6 +70,7 @@ extension ResponsePipeline {
         for (index, message) in requests.sentMessages.enumerated() {
             guard registry.destinations[message.destination.name] == message.destination else {
                 throw HandlerRunError(
+                    handler: nil,
                     underlying: PermanentFailure(
                         "a handler sent a message to the destination \"\(message.destination.name)\" as "
                             + "\(message.destination.exchange)/\(message.destination.routingKey), which the registration "
@@ -83,20 +85,50 @@ extension ResponsePipeline {
         _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool,
         requests: inout HandlerRequests, log: ResponseLog
     ) async throws {
-        var context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
+        let context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
         let clock = ContinuousClock()
         let start = clock.now
-        do {
-            try await delegate.didReceive(input.event.data, context: &context)
-        } catch {
-            throw HandlerRunError(underlying: error)
+        let response = input.event.data
+        // The call may be cut off and left running (``withTimeLimit``), so it works on a copy of the context,
+        // taken back only when the call returns in time.
+        let answered = try await withHandlerTimeout(
+            registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts
+        ) {
+            var context = context
+            try await delegate.didReceive(response, context: &context)
+            return context
         }
         metrics.delegateDuration.record(duration: clock.now - start)
-        requests = context.requests
+        requests = answered.requests
+    }
+}
+
+extension ResponsePipeline {
+    /// Runs a handler's call within its limit (`timeout`, else the pipeline's), counting a timeout on `timeouts`; its
+    /// errors, the timeout's included, come out as a ``HandlerRunError``. A call that returns ends the handler's
+    /// streak of ``DependencyUnavailable`` failures: another error says nothing about the dependency.
+    private func withHandlerTimeout<Value: Sendable>(
+        _ timeout: Duration?, of handler: String, tier timeouts: Counter,
+        _ call: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let limit = timeout ?? configuration.handlerTimeout
+        do {
+            let value = try await withTimeLimit(limit, deadlines: handlerDeadlines, timedOut: {
+                timeouts.increment()
+                return HandlerTimeout(handler: handler, limit: limit)
+            }, call)
+            dependencyFailures.worked(handler)
+            return value
+        } catch {
+            throw HandlerRunError(handler: handler, underlying: error)
+        }
     }
 }
 
 /// An error thrown by a handler, as opposed to one of the store: the handler decides whether it is retryable.
 struct HandlerRunError: Error {
+    /// The extension's name, or `delegate`; nil when the error is about what the handlers asked for together (a
+    /// message to an undeclared destination) rather than one handler's call.
+    var handler: String?
     var underlying: any Error
 }

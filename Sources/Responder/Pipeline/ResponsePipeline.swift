@@ -23,6 +23,8 @@ public struct ResponsePipeline: Sendable {
     let logger: Logger
     let metrics = PipelineMetrics()
     let storeFailures = StoreFailureStreak()
+    let handlerDeadlines = HandlerDeadlines()
+    let dependencyFailures: DependencyFailureStreak
 
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
@@ -41,6 +43,7 @@ public struct ResponsePipeline: Sendable {
         self.registry = registry
         self.store = store
         self.configuration = configuration
+        dependencyFailures = DependencyFailureStreak(threshold: configuration.dependencyFailures)
         self.outputExchange = outputExchange
         self.logger = logger
     }

@@ -126,6 +126,10 @@ extension ReplaySummary {
         case .failed(let error, let retryable):
             failed += 1
             return ReplayProblem(line: line, kind: .failed(detail: "\(error)", retryable: retryable))
+        case .dependencyUnavailable(let unavailable):
+            // Replay does not wait for a dependency: the line failed, as it would have before the worker paused.
+            failed += 1
+            return ReplayProblem(line: line, kind: .failed(detail: "\(unavailable)", retryable: true))
         case .storeUnavailable(let unavailable):
             throw ReplayStoreUnavailable(line: line, unavailable: unavailable)
         }

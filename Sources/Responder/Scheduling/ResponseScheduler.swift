@@ -19,8 +19,9 @@ import Tracing
 /// ```
 /// With retry delays in place (ordered mode), a retryable failure is handled again after each delay while the
 /// notification's later events wait behind it, and only the last failure is reported: a retry never lets a later
-/// event overtake the one that failed. Other notifications go on meanwhile. With a store wait in place (ordered mode
-/// too), an event that meets an unavailable state store is handled again once the wait returns, in the same way.
+/// event overtake the one that failed. Other notifications go on meanwhile. With a wait in place (ordered mode too),
+/// an event that meets an outage (an unavailable state store or dependency) is handled again once the wait returns,
+/// in the same way.
 ///
 /// The caller bounds how many messages are outstanding (e.g. with the consumer's prefetch); queued messages
 /// wait in memory.
@@ -61,25 +62,25 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let pipeline: ResponsePipeline
     private let maxConcurrentNotifications: Int
     private let retryDelaysInPlace: [Duration]
-    private let storeWaitInPlace: (@Sendable (StateStoreUnavailable) async throws -> Void)?
+    private let waitInPlace: (@Sendable (Unavailability) async throws -> Void)?
 
     /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
     /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
     ///
-    /// Without `storeWaitInPlace` an unavailable store is reported as the event's outcome at once (the caller hands
-    /// the input back). With it, the event waits in place instead: `storeWaitInPlace` is called with the store's
-    /// reason and returns once the store answers again, and the event is handled again. When it throws (the caller
+    /// Without `waitInPlace` an outage (``ResponseOutcome/unavailability``) is reported as the event's outcome at once
+    /// (the caller hands the input back). With it, the event waits in place instead: `waitInPlace` is called with the
+    /// outage and returns once it is over, and the event is handled again. When it throws (the caller
     /// gives up, e.g. its session ends) the event is not reported at all, and neither are its notification's later
     /// events in this run, handled or not: their inputs stay unacknowledged and the broker redelivers them, in order.
     public init(
         pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = [],
-        storeWaitInPlace: (@Sendable (StateStoreUnavailable) async throws -> Void)? = nil
+        waitInPlace: (@Sendable (Unavailability) async throws -> Void)? = nil
     ) {
         precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
         self.pipeline = pipeline
         self.maxConcurrentNotifications = maxConcurrentNotifications
         self.retryDelaysInPlace = retryDelaysInPlace
-        self.storeWaitInPlace = storeWaitInPlace
+        self.waitInPlace = waitInPlace
     }
 
     /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``, and
@@ -184,11 +185,12 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 firstFailure = firstFailure ?? Date()
                 retried += 1
                 guard (try? await Task.sleep(for: retryDelaysInPlace[retried - 1])) != nil else { return nil }
-            case .storeUnavailable(let unavailable) where storeWaitInPlace != nil:
-                // Not the event's failure: it keeps its retries for its own faults.
-                guard (try? await storeWaitInPlace?(unavailable)) != nil else { return nil }
             default:
-                return (outcome, retried, firstFailure)
+                guard let unavailability = outcome.unavailability, let waitInPlace else {
+                    return (outcome, retried, firstFailure)
+                }
+                // Not the event's failure: it keeps its retries for its own faults.
+                guard (try? await waitInPlace(unavailability)) != nil else { return nil }
             }
             outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input) }
         }

@@ -94,6 +94,14 @@ enum Settings {
     static let concurrency = Setting<Int>.wholeNumber(
         "concurrency", "RESPONDER_CONCURRENCY", default: worker.concurrency, in: 1...10_000,
         "Notifications handled at once.")
+    static let handlerTimeout = Setting<Int>.wholeNumber(
+        "handler-timeout", "RESPONDER_HANDLER_TIMEOUT",
+        default: Int(PipelineConfiguration().handlerTimeout.components.seconds), in: 1...3600,
+        "Seconds a handler may take on one response unless registered with a limit of its own; past it the handler is cancelled, nothing it did is kept, and the input is retried (dead-lettered as handler-timeout when retries run out).")
+    static let dependencyFailures = Setting<Int>.wholeNumber(
+        "dependency-failures", "RESPONDER_DEPENDENCY_FAILURES", default: PipelineConfiguration().dependencyFailures,
+        in: 1...10_000,
+        "Different events in a row one handler must fail with DependencyUnavailable before the worker pauses, as for an unavailable state store, and probes the dependency with backoff; the failures before that are retried.")
     static let maxBodySize = Setting<Int>.wholeNumber(
         "max-body-size", "RESPONDER_MAX_BODY_SIZE", default: PipelineConfiguration().maxBodySize,
         in: 1...largestBrokerMessage, "Largest input body accepted, in bytes; a larger one is never read and is dead-lettered by the broker (set the broker's max_message_size to match, as docker-compose.yml does).")
@@ -123,8 +131,8 @@ enum Settings {
         deliveryLimit.description, outputQueueType.description, shards.description, categories.description,
         state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
-        maxBodySize.description, outputMode.description, metricsPort.description, metricsHost.description, gracePeriod.description,
-        workerID.description, logLevel.description,
+        handlerTimeout.description, dependencyFailures.description, maxBodySize.description, outputMode.description, metricsPort.description,
+        metricsHost.description, gracePeriod.description, workerID.description, logLevel.description,
     ]
 
     // MARK: The tools

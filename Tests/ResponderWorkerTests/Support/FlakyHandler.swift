@@ -75,4 +75,13 @@ struct FlakyHandler: NotificationContentExtension {
             RedGreenTaps.event(id: id, request: id, category: category, action: .custom("poke")),
             exchange: topology.topology.inputExchange)
     }
+
+    /// Event `<request>-e<event>` on notification `request`, routed by the request identifier, as ordered mode's
+    /// shards are.
+    static func poke(_ request: String, event: Int, _ topology: TestTopology) -> FixtureLine {
+        let id = "\(request)-e\(event)"
+        return RedGreenTaps.line(
+            body: EventCodec.encode(RedGreenTaps.event(id: id, request: request, category: category, action: .custom("poke"))),
+            messageID: id, routingKey: request, exchange: topology.topology.inputExchange)
+    }
 }

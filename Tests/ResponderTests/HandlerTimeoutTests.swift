@@ -1,0 +1,153 @@
+import Foundation
+import NotificationEvents
+import Responder
+import Testing
+import WorkerHarness
+
+/// A handler past its time limit is cancelled and its input fails retryably with a ``HandlerTimeout``, nothing of it
+/// committed; one that ignores the cancellation does not hold the pipeline, and what it returns late is dropped.
+@Suite(.timeLimit(.minutes(1)))
+struct HandlerTimeoutTests {
+    /// Sets a button named after the event once `gate` opens; records whether it saw its task cancelled. With
+    /// `heedsCancellation` it stops waiting when cancelled, as a well-behaved handler does; without, it waits for the
+    /// gate whatever happens.
+    struct SlowExtension: NotificationContentExtension {
+        let name = "slow"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState = 0
+        let gate: Signal
+        let heedsCancellation: Bool
+        let sawCancellation = Flag()
+        let started = Signal()
+        let finished = Signal()
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            await started.fire()
+            defer { Task { await finished.fire() } }
+            if heedsCancellation {
+                // Cancelled, the wait ends: the handler returns at once, as one that passes cancellation on does.
+                await withTaskCancellationHandler { await gate.wait() } onCancel: { sawCancellation.raise() }
+                try Task.checkCancellation()
+            } else {
+                await withTaskCancellationHandler { await gate.wait() } onCancel: { sawCancellation.raise() }
+            }
+            context.state += 1
+            context.setNotificationActions([NotificationAction(identifier: context.eventID, title: "Late")])
+            return .doNotDismiss
+        }
+    }
+
+    private func makePipeline(
+        _ handler: SlowExtension, timeout: Duration? = nil, defaultTimeout: Duration = .milliseconds(200),
+        store: InMemoryStateStore
+    ) throws -> ResponsePipeline {
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(handler, timeout: timeout)
+        var configuration = PipelineConfiguration()
+        configuration.handlerTimeout = defaultTimeout
+        return ResponsePipeline(registry: registry, store: store, configuration: configuration, logger: .quiet)
+    }
+
+    @Test func aHandlerPastItsLimitIsCancelledAndItsInputFailsRetryablyWithNothingCommitted() async throws {
+        let handler = SlowExtension(gate: Signal(), heedsCancellation: true)
+        let store = InMemoryStateStore()
+        let pipeline = try makePipeline(handler, store: store)
+        let outcome = await pipeline.process(Events.message(Events.response(id: "e1")))
+
+        guard case .failed(let error, let retryable) = outcome else {
+            Issue.record("expected a failure, got \(outcome)")
+            return
+        }
+        #expect(retryable)
+        let timeout = try #require(error as? HandlerTimeout)
+        #expect(timeout.handler == "slow")
+        #expect(timeout.limit == .milliseconds(200))
+        #expect("\(error)".hasPrefix("handler-timeout: the extension \"slow\" ran past its limit"))
+        #expect(handler.sawCancellation.isRaised, "the handler's task was cancelled")
+        #expect(try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e1") == .unprocessed(nil))
+    }
+
+    @Test func aHandlerThatIgnoresCancellationDoesNotHoldThePipelineAndItsLateResultIsDropped() async throws {
+        let gate = Signal()
+        let handler = SlowExtension(gate: gate, heedsCancellation: false)
+        let store = InMemoryStateStore()
+        let pipeline = try makePipeline(handler, store: store)
+        // The gate opens only after the pipeline answered: a pipeline that waited for the handler would never answer.
+        let outcome = await pipeline.process(Events.message(Events.response(id: "e1")))
+        #expect(outcome.isRetryableFailure == true)
+        #expect(handler.sawCancellation.isRaised)
+
+        await gate.fire()
+        await handler.finished.wait()
+        #expect(try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e1") == .unprocessed(nil))
+        // The same input, handled again once the handler answers in time, commits as usual.
+        let again = await pipeline.process(Events.message(Events.response(id: "e1")))
+        #expect(again.disposition == .updated)
+    }
+
+    @Test func aLimitGivenAtRegistrationReplacesThePipelinesLimit() async throws {
+        let gate = Signal()
+        let store = InMemoryStateStore()
+        // A default far beyond the test's time limit: only the handler's own limit can end the call.
+        let handler = SlowExtension(gate: gate, heedsCancellation: true)
+        let limited = try makePipeline(handler, timeout: .milliseconds(100), defaultTimeout: .seconds(3600), store: store)
+        let outcome = await limited.process(Events.message(Events.response(id: "e1")))
+        let timeout = try #require(outcome.failure as? HandlerTimeout)
+        #expect(timeout.limit == .milliseconds(100))
+
+        // Without a limit of its own, a handler that answers within the pipeline's is not cut off.
+        let quick = SlowExtension(gate: gate, heedsCancellation: true)
+        await gate.fire()
+        let unlimited = try makePipeline(quick, store: store)
+        let handled = await unlimited.process(Events.message(Events.response(id: "e2")))
+        #expect(handled.disposition == .updated)
+    }
+
+    @Test func theAppDelegateHasALimitToo() async throws {
+        struct HangingDelegate: UserNotificationCenterDelegate {
+            func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
+                try await Task.sleep(for: .seconds(3600))
+            }
+        }
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        registry.setDelegate(HangingDelegate(), timeout: .milliseconds(100))
+        let store = InMemoryStateStore()
+        let pipeline = ResponsePipeline(registry: registry, store: store, logger: .quiet)
+        let outcome = await pipeline.process(Events.message(Events.response(id: "e1", action: .default)))
+        let timeout = try #require(outcome.failure as? HandlerTimeout)
+        #expect(timeout.handler == "delegate")
+        #expect("\(timeout)".hasPrefix("handler-timeout: the app delegate ran past its limit"))
+    }
+
+    @Test func aShortLimitIsKeptWhileALongerOneIsPending() async throws {
+        // One notification's handler with a long limit is in progress when another's, with a short one, starts: the
+        // short one must still end on time, though the one timer was set for the long deadline.
+        let gate = Signal()
+        struct Quick: UserNotificationCenterDelegate {
+            func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
+                try await Task.sleep(for: .seconds(3600))
+            }
+        }
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        let slow = SlowExtension(gate: gate, heedsCancellation: true)
+        try registry.register(slow, timeout: .seconds(3600))
+        registry.setDelegate(Quick(), timeout: .milliseconds(200))
+        let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet)
+        async let long = pipeline.process(Events.message(Events.response(id: "long", request: "note-long")))
+        // The long call is armed first: wait until its handler runs.
+        await slow.started.wait()
+        let short = await pipeline.process(
+            Events.message(Events.response(id: "short", request: "note-short", action: .default)))
+        #expect((short.failure as? HandlerTimeout)?.limit == .milliseconds(200))
+        await gate.fire()
+        #expect(await long.disposition == .updated)
+    }
+}
+
+extension ResponseOutcome {
+    /// The error of a failed outcome, nil otherwise.
+    fileprivate var failure: (any Error)? {
+        if case .failed(let error, _) = self { return error }
+        return nil
+    }
+}
