@@ -160,8 +160,8 @@ final class BrokerSession: Sendable {
     }
 
     /// What the scheduler carries for each delivery: where it came from and how to settle it. A class, so that
-    /// the hand-offs from intake to the scheduler, its queues, the event's task, the completion and the settlement
-    /// each copy one reference instead of the whole delivery (its body, every property, the channel's strings).
+    /// the hand-offs from intake to the scheduler, its batch, the completion and the settlement each copy one
+    /// reference instead of the whole delivery (its body, every property, the channel's strings).
     private final class Received: Sendable {
         let intake: Intake
         let input: Input
@@ -172,8 +172,9 @@ final class BrokerSession: Sendable {
         }
     }
 
-    /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler, the scheduler handles
-    /// events (one at a time per notification), publishing hands each completion's messages to the connection in
+    /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler what each read pass
+    /// brought, the scheduler handles all that arrived since its last pass as one batch (one store load and one
+    /// commit; each notification's events in order), publishing hands each completion's messages to the connection in
     /// completion order (which keeps a notification's updates in order on the wire), confirming waits for the
     /// confirms of inputs with outputs, in the order they were published, and acknowledges them as they arrive,
     /// and settling acknowledges the inputs without outputs as they come; inputs settled together share one call.
@@ -198,32 +199,33 @@ final class BrokerSession: Sendable {
             group.addTask { [metrics] in
                 defer { scheduler.finish() }
                 // One intake per consumed queue: each submits in its queue's order, which is all the scheduler
-                // needs, since a notification's events are all in one queue.
+                // needs, since a notification's events are all in one queue. What arrived in one read pass is
+                // submitted together, and the scheduler handles all that was submitted since its last pass as one
+                // batch, whichever queues it came from.
                 try await withThrowingTaskGroup(of: Void.self) { intakes in
                     for (deliveries, input) in consumers {
                         intakes.addTask {
-                            for try await delivery in deliveries {
-                                input.acks.received(delivery)
+                            var arrivals = deliveries.makeAsyncIterator()
+                            var submitting: [(message: InboundMessage, tag: Received, context: ServiceContext?)] = []
+                            while let batch = try await arrivals.nextBatch() {
                                 if !self.receivedInput.load(ordering: .relaxed) {
                                     self.receivedInput.store(true, ordering: .relaxed)
                                 }
-                                if delivery.isBodyDropped {
-                                    try self.refuseOversized(delivery, acks: input.acks)
-                                    continue
+                                for delivery in batch {
+                                    input.acks.received(delivery)
+                                    if delivery.isBodyDropped {
+                                        try self.refuseOversized(delivery, acks: input.acks)
+                                        continue
+                                    }
+                                    metrics.inFlight.increment()
+                                    let message = InboundMessage(delivery)
+                                    let span = self.tracing?.startProcessing(message)
+                                    submitting.append(
+                                        (message, Received(intake: Intake(delivery: delivery, span: span), input: input),
+                                            span?.context ?? ServiceContext.current))
                                 }
-                                metrics.inFlight.increment()
-                                let message = InboundMessage(delivery)
-                                guard let tracing = self.tracing else {
-                                    scheduler.submit(
-                                        message, tag: Received(intake: Intake(delivery: delivery), input: input))
-                                    continue
-                                }
-                                let span = tracing.startProcessing(message)
-                                ServiceContext.withValue(span.context) {
-                                    scheduler.submit(
-                                        message,
-                                        tag: Received(intake: Intake(delivery: delivery, span: span), input: input))
-                                }
+                                scheduler.submit(submitting)
+                                submitting.removeAll(keepingCapacity: true)
                             }
                         }
                     }
