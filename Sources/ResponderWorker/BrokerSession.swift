@@ -159,16 +159,19 @@ final class BrokerSession: Sendable {
         var acks: Acknowledger
     }
 
-    /// What the scheduler carries for each delivery: where it came from and how to settle it. A class, so that
-    /// the hand-offs from intake to the scheduler, its batch, the completion and the settlement each copy one
-    /// reference instead of the whole delivery (its body, every property, the channel's strings).
+    /// What the scheduler carries for each delivery: the delivery, where it came from and how to settle it, and its
+    /// `process` span while tracing is on. A class, so that the hand-offs from intake to the scheduler, its batch,
+    /// the completion and the settlement each copy one reference instead of the whole delivery (its body, every
+    /// property, the channel's strings).
     private final class Received: Sendable {
-        let intake: Intake
+        let delivery: AMQPDelivery
         let input: Input
+        let span: (any Span)?
 
-        init(intake: Intake, input: Input) {
-            self.intake = intake
+        init(_ delivery: AMQPDelivery, from input: Input, span: (any Span)?) {
+            self.delivery = delivery
             self.input = input
+            self.span = span
         }
     }
 
@@ -221,7 +224,7 @@ final class BrokerSession: Sendable {
                                     let message = InboundMessage(delivery)
                                     let span = self.tracing?.startProcessing(message)
                                     submitting.append(
-                                        (message, Received(intake: Intake(delivery: delivery, span: span), input: input),
+                                        (message, Received(delivery, from: input, span: span),
                                             span?.context ?? ServiceContext.current))
                                 }
                                 scheduler.submit(submitting)
@@ -295,7 +298,7 @@ final class BrokerSession: Sendable {
     private func publish(
         _ completion: ResponseScheduler<Received>.Completion, on channel: AMQPChannel
     ) throws(AMQPError) -> Settlement {
-        let delivery = completion.tag.intake.delivery
+        let delivery = completion.tag.delivery
         let limits = channel.publishLimits
         var publications: [Publication]
         var outcome: WorkerMetrics.Outcome
@@ -340,7 +343,7 @@ final class BrokerSession: Sendable {
             reason = .unpublishable
         }
         var publishSpan: (any Span)?
-        if let tracing, let span = completion.tag.intake.span {
+        if let tracing, let span = completion.tag.span {
             if let event = completion.event { tracing.describe(span, event: event) }
             if case .completed = completion.outcome, reason == nil { tracing.stamp(&publications, with: span) }
             if !publications.isEmpty { publishSpan = tracing.startPublishing(publications.count, of: span) }
@@ -384,14 +387,14 @@ final class BrokerSession: Sendable {
             switch error {
             case .nacked, .returned:
                 defer { metrics.inFlight.decrement() }
-                let intake = settlement.received.intake
-                if let tracing, let span = intake.span {
+                let received = settlement.received
+                if let tracing, let span = received.span {
                     tracing.finish(span, outcome: .retried, reason: nil)
                 }
                 logger.error(
                     "the broker refused an output; the input goes back to the queue",
-                    metadata: ["message-id": "\(intake.delivery.properties.messageID ?? "")", "error": "\(error)"])
-                try settlement.received.input.acks.settle(intake.delivery.deliveryTag, accepted: false)
+                    metadata: ["message-id": "\(received.delivery.properties.messageID ?? "")", "error": "\(error)"])
+                try received.input.acks.settle(received.delivery.deliveryTag, accepted: false)
                 return false
             default:
                 throw error
@@ -406,7 +409,7 @@ final class BrokerSession: Sendable {
     /// `multiple` ack where their tags allow it. The end-to-end duration is taken once their acks are sent.
     private func acknowledge(_ settlements: [Settlement]) throws {
         for settlement in settlements {
-            try settlement.received.input.acks.settle(settlement.received.intake.delivery.deliveryTag, accepted: true)
+            try settlement.received.input.acks.settle(settlement.received.delivery.deliveryTag, accepted: true)
         }
         var sent: [ObjectIdentifier] = []
         for settlement in settlements where !sent.contains(ObjectIdentifier(settlement.received.input.acks)) {
@@ -415,7 +418,7 @@ final class BrokerSession: Sendable {
             try acks.sendAcks()
         }
         for settlement in settlements {
-            if let tracing, let span = settlement.received.intake.span {
+            if let tracing, let span = settlement.received.span {
                 tracing.finish(span, outcome: settlement.outcome, reason: settlement.reason)
             }
             metrics.record(settlement.outcome)
