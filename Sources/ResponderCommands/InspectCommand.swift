@@ -32,19 +32,7 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = bootstrapLogging(level: .warning)
-        let location = try store.location(EnvironmentFallback())
-        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
-            throw SettingError("--state: \(path) does not exist")
-        }
-        let opened = try await location.open(
-            inboxRetention: StateRetention.inbox, notificationRetention: StateRetention.notifications, logger: logger)
-        let service = Task { try await opened.service?.run() }
-        defer {
-            service.cancel()
-            try? opened.close()
-        }
-        for line in try await lines(opened.store) { print(line) }
+        for line in try await store.reading(logger: bootstrapLogging(level: .warning), lines) { print(line) }
     }
 
     /// What is printed, line by line.

@@ -1,7 +1,10 @@
 import ArgumentParser
+import Foundation
+import Logging
+import Responder
 import ResponderPostgres
 
-/// The state of `migrate` and `inspect`: the store their command line names, and no default (``CommandLineState``),
+/// The state of `migrate`, `inspect` and `shards`: the store their command line names, and no default (``CommandLineState``),
 /// so neither reaches a worker's store through the environment by accident.
 struct NamedStateOption: StateSource {
     @Option(name: Settings.namedState.name, help: Settings.namedState.help) var state: String?
@@ -15,5 +18,24 @@ struct NamedStateOption: StateSource {
                     + "never takes one from \(Settings.stateVariable) or \(Settings.stateFileVariable)")
         }
         return try .named(text)
+    }
+}
+
+extension NamedStateOption {
+    /// `body`'s result on the store this names, opened for reading (a SQLite file must exist: reading never creates
+    /// one) and closed afterwards, its service (PostgreSQL's pool) running meanwhile.
+    func reading<Result>(logger: Logger, _ body: (any StateStore) async throws -> Result) async throws -> Result {
+        let location = try location(EnvironmentFallback())
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            throw SettingError("--state: \(path) does not exist")
+        }
+        let opened = try await location.open(
+            inboxRetention: StateRetention.inbox, notificationRetention: StateRetention.notifications, logger: logger)
+        let service = Task { try await opened.service?.run() }
+        defer {
+            service.cancel()
+            try? opened.close()
+        }
+        return try await body(opened.store)
     }
 }

@@ -8,6 +8,7 @@ struct ResponderCommand: AsyncParsableCommand {
         [
             RunCommand.self, ReplayCommand.self, PublishCommand.self, RecordCommand.self, WatchCommand.self,
             RedriveCommand.self, TopologyCommand.self, HealthCommand.self, MigrateCommand.self, InspectCommand.self,
+            ShardsCommand.self,
         ]
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every `responder` command (`run`, `replay`, `record`, `publish`, `watch`, `redrive`, `topology`, `migrate`,
-/// `inspect`, `health`) for a program of your own handlers, with the same flags, environment variables, defaults,
+/// `inspect`, `shards`, `health`) for a program of your own handlers, with the same flags, environment variables, defaults,
 /// help, logs and metrics as `responder`.
 ///
 /// A package of your own needs a `main.swift` of one line beyond its imports:

@@ -3,15 +3,16 @@ import NotificationEvents
 import PostgresNIO
 import Responder
 
-/// A batch of commits as one call of the schema's `commit_events` function (migration 3): one prepared statement,
+/// A batch of commits as one call of the schema's `commit_events` function (migration 5): one prepared statement,
 /// prepared once per connection, one round trip and one transaction for the whole batch. Each commit is a position
-/// in twelve arrays; a commit without a notification change fills the notification's positions with placeholders
+/// in fifteen arrays; a commit without a notification change fills the notification's positions with placeholders
 /// the function does not read (postgres-nio binds no NULL array elements).
 struct CommitBatch: PostgresPreparedStatement {
     static var name: String { PreparedStatementGeneration.name("CommitBatch") }
 
     static let sql = """
-        SELECT outcome, stored, stored_request FROM commit_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        SELECT outcome, stored, stored_request FROM commit_events(
+            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
         """
 
     /// The function's row for one commit: its outcome and, when processed already, the stored outputs and their
@@ -29,6 +30,7 @@ struct CommitBatch: PostgresPreparedStatement {
         var sources: [String] = [], eventIDs: [String] = [], eventRequests: [String] = [], processed: [Date] = [], outputs: [ByteBuffer] = []
         var changes: [Int16] = [], requests: [String] = [], categories: [String] = [], actionSets: [ByteBuffer] = []
         var actionsChanged: [Bool] = [], states: [ByteBuffer] = [], versions: [Int64] = []
+        var dated: [Bool] = [], dates: [Date] = [], removals: [Bool] = []
         for commit in commits {
             let entry = commit.inboxEntry
             sources.append(entry.source)
@@ -44,6 +46,9 @@ struct CommitBatch: PostgresPreparedStatement {
                 actionsChanged.append(false)
                 states.append(ByteBuffer())
                 versions.append(0)
+                dated.append(false)
+                dates.append(Date(timeIntervalSince1970: 0))
+                removals.append(false)
                 continue
             }
             // A new record always writes its actions; an update only when they changed.
@@ -55,8 +60,11 @@ struct CommitBatch: PostgresPreparedStatement {
             actionsChanged.append(writesActions)
             states.append(StoredBytes.encode(record.handlerStates))
             versions.append(record.version)
+            dated.append(record.notificationDate != nil)
+            dates.append(record.notificationDate ?? Date(timeIntervalSince1970: 0))
+            removals.append(record.isRemoved)
         }
-        var bindings = PostgresBindings(capacity: 12)
+        var bindings = PostgresBindings(capacity: 15)
         bindings.append(sources)
         bindings.append(eventIDs)
         bindings.append(eventRequests)
@@ -69,6 +77,9 @@ struct CommitBatch: PostgresPreparedStatement {
         bindings.append(actionsChanged)
         bindings.append(states)
         bindings.append(versions)
+        bindings.append(dated)
+        bindings.append(dates)
+        bindings.append(removals)
         return bindings
     }
 

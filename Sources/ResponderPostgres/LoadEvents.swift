@@ -1,3 +1,4 @@
+import Foundation
 import PostgresNIO
 import Responder
 
@@ -11,7 +12,7 @@ struct LoadEvents: PostgresPreparedStatement {
 
     static let sql = """
         SELECT wanted.position, i.request_identifier, i.outputs,
-            n.category_identifier, n.actions, n.handler_states, n.version
+            n.category_identifier, n.actions, n.handler_states, n.version, n.notification_date, n.removed
         FROM unnest($1::text[], $2::text[], $3::text[])
             WITH ORDINALITY AS wanted(request_identifier, source, event_id, position)
         LEFT JOIN notification n ON n.request_identifier = wanted.request_identifier
@@ -22,7 +23,7 @@ struct LoadEvents: PostgresPreparedStatement {
         ) AS i ON true
         """
 
-    typealias Row = (Int64, String?, ByteBuffer?, String?, ByteBuffer?, ByteBuffer?, Int64?)
+    typealias Row = (Int64, String?, ByteBuffer?, String?, ByteBuffer?, ByteBuffer?, Int64?, Date?, Bool?)
 
     let keys: [StateLoad]
 

@@ -170,6 +170,83 @@ enum PostgresSchema {
             $$
             """,
         ],
+        // 4: ordered mode's fleet (StateStore.renewMembership): each member with when its membership ends, by the
+        // server's clock (the fleet's machines then agree), and each shard's holder; a holder whose membership
+        // ended holds nothing. A few rows, written every heartbeat: no index beyond the keys.
+        [
+            "CREATE TABLE fleet_member (member text PRIMARY KEY, expires_at timestamptz NOT NULL)",
+            "CREATE TABLE shard_lease (shard bigint PRIMARY KEY, holder text NOT NULL)",
+        ],
+        // 5: the notification's date and whether it was removed (NotificationRecord), for replaced and removed
+        // notifications. A stored notification's date is unknown (null) until its next response tells it. Adding
+        // columns with a constant default rewrites no row. commit_events gains their arrays as a new overload
+        // (postgres-nio binds no NULL array elements, so `dated` says which dates are set); the previous one stays
+        // for workers of the previous build during a rolling deploy, and leaves both columns as they are.
+        [
+            "ALTER TABLE notification ADD COLUMN notification_date timestamptz",
+            "ALTER TABLE notification ADD COLUMN removed boolean NOT NULL DEFAULT false",
+            """
+            CREATE FUNCTION commit_events(
+                event_sources text[], event_ids text[], event_requests text[], processed timestamptz[],
+                event_outputs bytea[], changes smallint[], requests text[], categories text[], action_sets bytea[],
+                actions_changed boolean[], states bytea[], loaded_versions bigint[], dated boolean[],
+                notification_dates timestamptz[], removals boolean[]
+            ) RETURNS TABLE (outcome smallint, stored bytea, stored_request text) LANGUAGE plpgsql AS $$
+            DECLARE
+                written integer;
+            BEGIN
+                FOR i IN 1 .. coalesce(array_length(event_ids, 1), 0) LOOP
+                    stored := NULL;
+                    stored_request := NULL;
+                    SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
+                        WHERE inbox.event_id = event_ids[i] AND inbox.source = '';
+                    IF FOUND THEN
+                        outcome := 2;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    INSERT INTO inbox (event_id, source, request_identifier, processed_at, outputs)
+                        VALUES (event_ids[i], event_sources[i], event_requests[i], processed[i], event_outputs[i])
+                        ON CONFLICT DO NOTHING;
+                    GET DIAGNOSTICS written = ROW_COUNT;
+                    IF written = 0 THEN
+                        SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
+                            WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
+                        outcome := CASE WHEN FOUND THEN 2 ELSE 1 END;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    IF changes[i] = 1 THEN
+                        INSERT INTO notification
+                            (request_identifier, category_identifier, actions, handler_states, version, changed_at,
+                                notification_date, removed)
+                            VALUES (requests[i], categories[i], action_sets[i], states[i], 1, processed[i],
+                                CASE WHEN dated[i] THEN notification_dates[i] END, removals[i])
+                            ON CONFLICT DO NOTHING;
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    ELSIF changes[i] = 2 THEN
+                        UPDATE notification SET
+                            category_identifier = CASE WHEN actions_changed[i] THEN categories[i]
+                                ELSE category_identifier END,
+                            actions = CASE WHEN actions_changed[i] THEN action_sets[i] ELSE actions END,
+                            handler_states = states[i], version = version + 1, changed_at = processed[i],
+                            notification_date = CASE WHEN dated[i] THEN notification_dates[i] END,
+                            removed = removals[i]
+                            WHERE request_identifier = requests[i] AND version = loaded_versions[i];
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    END IF;
+                    IF written = 0 THEN
+                        DELETE FROM inbox WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
+                        outcome := 1;
+                    ELSE
+                        outcome := 0;
+                    END IF;
+                    RETURN NEXT;
+                END LOOP;
+            END
+            $$
+            """,
+        ],
     ]
 
     /// The newest version this build knows.

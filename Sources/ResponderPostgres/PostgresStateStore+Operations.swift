@@ -127,7 +127,7 @@ extension PostgresStateStore {
             }
             var results = [Result<StateSnapshot, any Error>](
                 repeating: .failure(StateStoreUnavailable(reason: "PostgreSQL: no row for a load")), count: keys.count)
-            for (position, storedRequest, outputs, category, actions, states, version) in rows {
+            for (position, storedRequest, outputs, category, actions, states, version, date, removed) in rows {
                 guard let index = Int(exactly: position - 1), keys.indices.contains(index) else { continue }
                 results[index] = Result {
                     if let storedRequest, let outputs {
@@ -138,7 +138,7 @@ extension PostgresStateStore {
                     return .unprocessed(
                         try record(
                             keys[index].requestIdentifier, category: category, actions: actions, states: states,
-                            version: version))
+                            version: version, notificationDate: date, isRemoved: removed))
                 }
             }
             return results
@@ -149,12 +149,14 @@ extension PostgresStateStore {
 
     /// A notification record from its columns; nil when the notification is not stored (null columns).
     static func record(
-        _ requestIdentifier: String, category: String?, actions: ByteBuffer?, states: ByteBuffer?, version: Int64?
+        _ requestIdentifier: String, category: String?, actions: ByteBuffer?, states: ByteBuffer?, version: Int64?,
+        notificationDate: Date?, isRemoved: Bool?
     ) throws -> NotificationRecord? {
         guard let category, let actions, let states, let version else { return nil }
         return NotificationRecord(
             requestIdentifier: requestIdentifier, categoryIdentifier: category,
             actions: try EventCodec.decodeStored([NotificationAction].self, from: Array(actions.readableBytesView)),
-            handlerStates: try StoredBytes.states(states), version: version)
+            handlerStates: try StoredBytes.states(states), version: version, notificationDate: notificationDate,
+            isRemoved: isRemoved ?? false)
     }
 }

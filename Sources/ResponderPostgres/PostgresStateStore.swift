@@ -150,11 +150,15 @@ public final class PostgresStateStore: StateStore, Service {
             try await client.withConnection { connection in
                 let rows = try await connection.query(
                     """
-                    SELECT category_identifier, actions, handler_states, version FROM notification
-                    WHERE request_identifier = \(requestIdentifier)
+                    SELECT category_identifier, actions, handler_states, version, notification_date, removed
+                    FROM notification WHERE request_identifier = \(requestIdentifier)
                     """, logger: self.logger)
-                for try await (category, actions, states, version) in rows.decode((String, ByteBuffer, ByteBuffer, Int64).self) {
-                    return try Self.record(requestIdentifier, category: category, actions: actions, states: states, version: version)
+                for try await (category, actions, states, version, date, removed) in rows.decode(
+                    (String, ByteBuffer, ByteBuffer, Int64, Date?, Bool).self)
+                {
+                    return try Self.record(
+                        requestIdentifier, category: category, actions: actions, states: states, version: version,
+                        notificationDate: date, isRemoved: removed)
                 }
                 return nil
             }

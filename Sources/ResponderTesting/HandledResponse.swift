@@ -15,7 +15,7 @@ public struct HandledResponse: Sendable {
         updates = try outcome.outputs.map { try EventCodec.decodeActionSetUpdateEvent($0.body) }
     }
 
-    /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`), or nil when it was not
+    /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`, `stale`), or nil when it was not
     /// handled: see ``deadLetterReason`` and ``failure``.
     public var disposition: ResponseOutcome.Disposition? {
         if case .completed(_, let disposition) = outcome { return disposition }

@@ -36,6 +36,8 @@ final class BrokerSession: Sendable {
     private let pause: StorePause
     private let logger: Logger
     private let tracing: InputTracing?
+    /// Ordered mode on a fleet: which shards this worker consumes; nil consumes every queue.
+    private let ownership: ShardOwnership?
     private let consumer = Mutex<(started: [AMQPConsumer], stopRequested: Bool)>(([], false))
     private let receivedInput = Atomic<Bool>(false)
     /// Why the publishing connection was lost, when it was: the session then ends with this error.
@@ -43,7 +45,7 @@ final class BrokerSession: Sendable {
 
     init(
         consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
-        readiness: Readiness, metrics: WorkerMetrics, pause: StorePause, logger: Logger
+        readiness: Readiness, metrics: WorkerMetrics, pause: StorePause, ownership: ShardOwnership?, logger: Logger
     ) {
         self.consuming = consuming
         self.publishing = publishing
@@ -53,6 +55,7 @@ final class BrokerSession: Sendable {
         self.metrics = metrics
         self.failures = FailureRouting(topology: configuration.topology, workerID: configuration.workerID)
         self.pause = pause
+        self.ownership = ownership
         self.logger = logger
         tracing = pipeline.configuration.tracer.map { InputTracing(tracer: $0, inputQueue: configuration.topology.inputQueue) }
     }
@@ -122,19 +125,31 @@ final class BrokerSession: Sendable {
                 }
                 if stopRequested { return }
             }
+            // In ordered mode, only the shards this worker holds (ShardOwnership): the rest wait for their holders.
+            var consumed = inputs
+            if let ownership {
+                let held = try await ownership.shardsToConsume { self.stopRequested }
+                if stopRequested { return }
+                consumed = inputs.enumerated().filter { held.contains($0.offset) }.map(\.element)
+            }
             var consumers: [(AMQPConsumer, Input)] = []
-            for input in inputs {
+            for input in consumed {
                 let deliveries = try await input.channel.consume(queue: input.queue)
                 consumer.withLock { $0.started.append(deliveries) }
                 consumers.append((deliveries, input))
             }
+            // A change of the shards held cancels the consumers like a pause: what they took settles first. A fence
+            // closes the connection: what they took goes back to the head of its shards, unsettled.
+            ownership?.observe(change: { self.cancelConsumer() }, fence: { Task { await self.consuming.close() } })
             if stopRequested { cancelConsumer() }
-            logger.info("consuming", metadata: ["queues": "\(configuration.topology.consumedQueues.joined(separator: ","))"])
+            logger.info("consuming", metadata: ["queues": "\(consumed.map(\.queue).joined(separator: ","))"])
             try await process(consumers, output: outputChannel)
+            ownership?.observe(change: nil, fence: nil)
             consumer.withLock { $0.started = [] }
             // The consumers ended: a graceful stop, the broker cancelled them, the publishing connection was lost,
-            // or a pause.
-            guard pause.isPaused, !stopRequested, publishingLost.withLock({ $0 }) == nil else { return }
+            // a pause, or the shards held change.
+            guard pause.isPaused || ownership?.needsChange == true, !stopRequested, publishingLost.withLock({ $0 }) == nil
+            else { return }
         }
     }
 

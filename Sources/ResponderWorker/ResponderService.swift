@@ -19,6 +19,7 @@ public struct ResponderService: Service {
     private let logger: Logger
     private let metrics = WorkerMetrics()
     private let pause: StorePause
+    private let ownership: ShardOwnership?
 
     /// A worker consuming with `configuration`, handling inputs with `pipeline`, and reporting on `readiness`.
     public init(configuration: WorkerConfiguration, pipeline: ResponsePipeline, readiness: Readiness, logger: Logger) {
@@ -29,17 +30,39 @@ public struct ResponderService: Service {
         pause = StorePause(
             store: pipeline.store, backoff: configuration.storeRetryBackoff, readiness: readiness, metrics: metrics,
             logger: logger, inPlace: configuration.topology.isOrdered)
+        ownership = configuration.topology.isOrdered
+            ? ShardOwnership(
+                store: pipeline.store, shards: configuration.topology.shards, member: configuration.workerID,
+                lease: configuration.shardLease, metrics: metrics, logger: logger)
+            : nil
     }
 
     public func run() async throws {
         let current = CurrentSession()
+        // Outlives the sessions: a reconnection keeps the worker's shards. Left once no session runs, so nothing
+        // of the shards is in hand.
+        let heartbeat = ownership.map { ownership in Task { await ownership.maintain() } }
+        defer { heartbeat?.cancel() }
         try await withGracefulShutdownHandler {
-            try await reconnectLoop(current)
+            do {
+                try await reconnectLoop(current)
+            } catch {
+                await leaveFleet(stopping: heartbeat)
+                throw error
+            }
+            await leaveFleet(stopping: heartbeat)
         } onGracefulShutdown: {
             logger.info("shutting down: finishing the inputs in hand")
             readiness.set(.shuttingDown, true)
             current.stop()
         }
+    }
+
+    /// Stops the heartbeat, and once no renewal can follow, leaves the fleet so the others take the shards at once.
+    private func leaveFleet(stopping heartbeat: Task<Void, Never>?) async {
+        heartbeat?.cancel()
+        await heartbeat?.value
+        await ownership?.leave()
     }
 
     private func reconnectLoop(_ current: CurrentSession) async throws {
@@ -57,7 +80,7 @@ public struct ResponderService: Service {
                 }
                 let session = BrokerSession(
                     consuming: consuming, publishing: publishing, configuration: configuration, pipeline: pipeline,
-                    readiness: readiness, metrics: metrics, pause: pause, logger: logger)
+                    readiness: readiness, metrics: metrics, pause: pause, ownership: ownership, logger: logger)
                 current.begin(session)
                 let began = ContinuousClock.now
                 do {

@@ -22,6 +22,8 @@ public struct WorkerConfiguration: Sendable {
     /// Where `/metrics`, `/health/live` and `/health/ready` are served; `nil` serves nothing (for workers embedded
     /// in a process that has its own).
     public var observability: ObservabilityAddress? = ObservabilityAddress()
+    /// Ordered mode: how the worker keeps its membership of the fleet, which gives it its share of the shards.
+    public var shardLease = ShardLease()
     /// How long a graceful shutdown may take before the remaining services are cancelled.
     public var gracePeriod: Duration = .seconds(25)
     /// Whether SIGTERM and SIGINT shut the worker down gracefully (and a second one exits at once). Off for a

@@ -16,6 +16,7 @@ struct WorkerMetrics: Sendable {
         case handedBack = "handed_back"
         case deadLettered = "dead_lettered"
         case deduplicated
+        case stale
     }
 
     private let outcomes: [Outcome: Counter]
@@ -39,6 +40,11 @@ struct WorkerMetrics: Sendable {
         outcomes[outcome]?.increment()
     }
 
+    /// Ordered mode: whether the worker consumes shard `shard` (holds its lease), 1 or 0.
+    func shardActive(_ shard: Int, _ active: Bool) {
+        Gauge(label: MetricDescription.shardActive.name, dimensions: [("shard", "\(shard)")]).record(active ? 1 : 0)
+    }
+
     func deadLettered(reason: String) {
         Counter(label: MetricDescription.deadLettered.name, dimensions: [("reason", reason)]).increment()
     }
@@ -51,6 +57,7 @@ extension WorkerMetrics.Outcome {
         case .noUpdate: self = .noUpdate
         case .ignored: self = .ignored
         case .deduplicated: self = .deduplicated
+        case .stale: self = .stale
         }
     }
 }

@@ -16,7 +16,9 @@ import WorkerHarness
     }
 
     @Test func theSessionsTakeEveryPath() {
-        #expect(Self.sessions == ["default-and-dismiss", "demo", "interleaved", "malformed", "redelivered", "rotations"])
+        #expect(Self.sessions == [
+            "default-and-dismiss", "demo", "interleaved", "lifecycle", "malformed", "redelivered", "rotations",
+        ])
         for name in Self.sessions {
             #expect(FileManager.default.fileExists(atPath: Paths.golden(name).path), "\(name) has no golden")
         }
@@ -55,6 +57,9 @@ import WorkerHarness
         #expect(summaries["default-and-dismiss"]?.ignored == 1)
         #expect(summaries["redelivered"]?.deduplicated == 2)
         #expect(summaries["malformed"]?.deadLettered == 7)
+        // A replacement and a removal make the responses to the notifications they ended stale.
+        #expect(summaries["lifecycle"]?.stale == 3)
+        #expect(summaries["lifecycle"]?.deduplicated == 1)
         #expect(summaries["interleaved"]?.actions == ["rotate-twenty-degrees-action": 22, "reset-rotation-action": 1])
     }
 }

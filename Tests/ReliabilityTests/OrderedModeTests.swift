@@ -23,8 +23,9 @@ struct OrderedModeTests {
 
     /// Publishes the stream to three fresh workers, lets `midStream` act, waits until every input is settled and
     /// compares the outcome with the serial replay. The first worker, started with `firstWorkerEnvironment` added,
-    /// is ready before the others start, so it is the active consumer of every shard. Workers still running at the
-    /// end are stopped gracefully and must exit 0.
+    /// is ready before the others start, so it holds every shard at first and hands the others their share while
+    /// the stream is handled (the order checks span those hand-overs). Workers still running at the end are
+    /// stopped gracefully and must exit 0.
     private func run(
         _ label: String, shards: Int, firstWorkerEnvironment: [String: String] = [:],
         midStream: (@Sendable (WorkerProcess) async throws -> Void)? = nil
@@ -86,9 +87,9 @@ struct OrderedModeTests {
         report("3 workers, \(Self.shards) shards", outcome)
     }
 
-    /// The active consumer of every shard SIGKILLs itself at its 300th publication (about a third of the updates),
-    /// outputs handed to the connection and not confirmed: the broker makes another worker active on each shard and
-    /// redelivers what the dead one held, and the inbox keeps the redelivered inputs from counting twice.
+    /// The first worker SIGKILLs itself at its 300th publication, outputs handed to the connection and not
+    /// confirmed: once its membership expires the others take its shards, the broker redelivers what the dead one
+    /// held, and the inbox keeps the redelivered inputs from counting twice.
     @Test func killingTheActiveConsumerMidStreamKeepsTheOrder() async throws {
         let outcome = try await run(
             "ordered-kill", shards: Self.shards, firstWorkerEnvironment: ["RESPONDER_FAULT": "after-publish:300"]
@@ -99,10 +100,10 @@ struct OrderedModeTests {
         expectSerialOrder(outcome)
         #expect(outcome.settledPerWorker.count == 2, "one worker was killed")
         #expect(outcome.settledPerWorker.reduce(0, +) > 0, "the others took over")
-        report("3 workers, the active consumer SIGKILLed mid-stream", outcome)
+        report("3 workers, the first SIGKILLed mid-stream", outcome)
     }
 
-    /// The active consumer fails its 500th input once with a retryable error, in the middle of that notification's
+    /// The first worker fails its 500th input once with a retryable error, in the middle of that notification's
     /// events: it is retried in place after the retry delay while the notification's later events wait behind it.
     @Test func aRetryableFailureMidNotificationKeepsTheOrder() async throws {
         let outcome = try await run(

@@ -11,7 +11,8 @@ import WorkerHarness
 /// span and failure per event as a single event gets it.
 @Suite struct BatchPipelineTests {
     /// A store that records the size of each load and commit batch it is given.
-    actor CountingStore: StateStore {
+    actor CountingStore: ForwardingLeases {
+        nonisolated var leaseStore: any StateStore { inner }
         let inner: any StateStore
         private(set) var loads: [Int] = []
         private(set) var commits: [Int] = []
@@ -53,7 +54,7 @@ import WorkerHarness
             logger: .quiet)
     }
 
-    private func batch(_ events: [(id: String, request: String)], _ pipeline: ResponsePipeline) throws -> [DecodedResponse] {
+    private func batch(_ events: [(id: String, request: String)], _ pipeline: ResponsePipeline) throws -> [DecodedInput] {
         try events.map { try pipeline.decode(Events.message(Events.response(id: $0.id, request: $0.request))) }
     }
 

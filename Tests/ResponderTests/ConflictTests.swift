@@ -10,7 +10,8 @@ import WorkerHarness
 @Suite struct ConflictTests {
     /// A store that lets another writer commit to the same notification just before each of the first
     /// `interferences` commits, as a second process would.
-    actor InterferingStore: StateStore {
+    actor InterferingStore: ForwardingLeases {
+        nonisolated var leaseStore: any StateStore { inner }
         let inner: any StateStore
         var interferences: Int
         private var counter = 0

@@ -9,7 +9,8 @@ import WorkerHarness
 /// unreported for the broker to redeliver in order.
 @Suite struct InPlaceStoreWaitTests {
     /// The in-memory store, unavailable for commits while `isDown`, or always for the events in `alwaysDown`.
-    actor OutageStore: StateStore {
+    actor OutageStore: ForwardingLeases {
+        nonisolated var leaseStore: any StateStore { memory }
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         let memory = InMemoryStateStore()

@@ -56,9 +56,10 @@ import WorkerHarness
         #expect(try await store.notification("n1")?.version == 4)
         #expect(try await store.pruneNotifications(changedBefore: Date().addingTimeInterval(-60)) == 0)
         #expect(try await store.change("n1", event: "e5", at: Date(), version: 4) == .committed)
+        #expect(try await store.claimShard(0, for: "w1"), "the upgraded file holds the fleet's tables")
         try store.close()
         let upgraded = try DatabaseQueue(path: path)
-        #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        #expect(try await upgraded.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 5)
         try upgraded.close()
     }
 }

@@ -63,6 +63,36 @@ import WorkerHarness
         #expect(again.map { EventCodec.encode($0.properties) } == outputs.map { EventCodec.encode($0.properties) })
     }
 
+    /// A record keeps its notification's date and whether it was removed, and a commit that replaces the handler
+    /// states leaves none of the stored ones behind.
+    @Test(arguments: StoreKind.allCases)
+    func aRecordKeepsItsDateAndRemovalAndAFreshStartDropsTheStoredHandlerStates(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.make(in: directory)
+        let delivered = Date(timeIntervalSince1970: 1_795_165_200.123456)
+        var record = NotificationRecord(
+            requestIdentifier: "n", categoryIdentifier: "c", actions: [Fixtures.like],
+            handlerStates: ["a": Array("1".utf8), "b": Array("2".utf8)], notificationDate: delivered)
+        #expect(try await store.commit(StateCommit(inboxEntry: entry("e1"), notification: record)) == .committed)
+        let stored = try #require(try await store.notification("n"))
+        // PostgreSQL keeps microseconds, SQLite a double of seconds since 1970: the pipeline compares microseconds.
+        #expect(abs(try #require(stored.notificationDate).timeIntervalSince(delivered)) < 0.000_001)
+        #expect(stored.isRemoved == false)
+        #expect(try await store.load(requestIdentifier: "n", source: "/tests", eventID: "e2") == .unprocessed(stored))
+
+        record = stored
+        record.categoryIdentifier = "other"
+        record.actions = []
+        record.handlerStates = [:]
+        record.notificationDate = nil
+        record.isRemoved = true
+        #expect(
+            try await store.commit(
+                StateCommit(inboxEntry: entry("e3"), notification: record, replacesHandlerStates: true)) == .committed)
+        record.version += 1
+        #expect(try await store.notification("n") == record)
+    }
+
     /// What `responder inspect` reads: a notification's own entries, newest first, with their outputs, at most the
     /// limit.
     @Test(arguments: StoreKind.allCases)
@@ -83,6 +113,40 @@ import WorkerHarness
         #expect(recent.first?.processedAt == start.addingTimeInterval(2))
         #expect(try await store.inboxEntries(of: "n", limit: 10).count == 3)
         #expect(try await store.inboxEntries(of: "nobody", limit: 10).isEmpty)
+    }
+
+    /// Ordered mode's fleet, two members on one state (as two worker processes): a shard goes to one claimer; the
+    /// other takes it only once it is released, its holder left, or its holder's membership expired; renewing
+    /// shows the live members and their shards, and a dead member's shards are free without anyone releasing them.
+    @Test(arguments: StoreKind.allCases)
+    func shardLeasesGoToOneLiveMemberAtATime(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let one = try await kind.make(in: directory)
+        let other = try await kind.another(of: one, in: directory)
+        #expect(try await one.renewMembership(of: "w1", for: .seconds(60)) == ShardLeases(members: ["w1"], holders: [:]))
+        #expect(try await other.renewMembership(of: "w2", for: .seconds(60)).members == ["w1", "w2"])
+        #expect(try await one.claimShard(0, for: "w1"))
+        #expect(try await one.claimShard(0, for: "w1"), "claiming a shard it holds again")
+        #expect(try await !other.claimShard(0, for: "w2"), "w1 holds shard 0")
+        #expect(try await other.claimShard(1, for: "w2"))
+        #expect(try await one.shardLeases() == ShardLeases(members: ["w1", "w2"], holders: [0: "w1", 1: "w2"]))
+        try await one.releaseShards([0, 1], of: "w1")
+        #expect(try await other.shardLeases().holders == [1: "w2"], "w1 released only what it held")
+        #expect(try await other.claimShard(0, for: "w2"))
+        try await other.leaveFleet("w2")
+        #expect(try await one.renewMembership(of: "w1", for: .seconds(60)) == ShardLeases(members: ["w1"], holders: [:]))
+        #expect(try await one.claimShard(1, for: "w1"), "w2 left")
+        // A member that stops renewing: once its membership expires its shards are free.
+        _ = try await other.renewMembership(of: "w3", for: .seconds(3))
+        #expect(try await other.claimShard(2, for: "w3"))
+        #expect(try await !one.claimShard(2, for: "w1"))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await one.renewMembership(of: "w1", for: .seconds(60)).members.contains("w3") {
+            try #require(ContinuousClock.now < deadline, "w3's membership never expired")
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try await one.shardLeases() == ShardLeases(members: ["w1"], holders: [1: "w1"]))
+        #expect(try await one.claimShard(2, for: "w1"), "w3 expired")
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -147,7 +147,8 @@ import WorkerHarness
     }
 
     /// A store that fails every commit with `error`.
-    actor FailingStore: StateStore {
+    actor FailingStore: ForwardingLeases {
+        nonisolated var leaseStore: any StateStore { memory }
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         let error: any Error

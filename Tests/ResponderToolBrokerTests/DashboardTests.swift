@@ -16,8 +16,9 @@ struct DashboardTests {
         let queries = try Self.queries()
         #expect(queries.count >= 13)
 
-        // One update and one dead letter, so the labelled series exist, as they do on any worker that has run.
-        let topology = TestTopology("dashboard")
+        // One update and one dead letter, so the labelled series exist, as they do on any worker that has run; in
+        // ordered mode, so the shards' series exist too.
+        let topology = TestTopology("dashboard", shards: 2)
         let probe = try await QueueProbe.open(topology)
         let folder = try Paths.temporaryFolder()
         let worker = try WorkerProcess(topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path)

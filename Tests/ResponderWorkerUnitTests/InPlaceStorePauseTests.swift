@@ -33,6 +33,13 @@ struct InPlaceStorePauseTests {
         func inboxEntries(of requestIdentifier: String, limit: Int) async -> [InboxEntry] {
             await memory.inboxEntries(of: requestIdentifier, limit: limit)
         }
+        func renewMembership(of member: String, for timeout: Duration) async -> ShardLeases {
+            await memory.renewMembership(of: member, for: timeout)
+        }
+        func claimShard(_ shard: Int, for member: String) async -> Bool { await memory.claimShard(shard, for: member) }
+        func releaseShards(_ shards: [Int], of member: String) async { await memory.releaseShards(shards, of: member) }
+        func leaveFleet(_ member: String) async { await memory.leaveFleet(member) }
+        func shardLeases() async -> ShardLeases { await memory.shardLeases() }
         func pruneInbox(processedBefore cutoff: Date) async -> Int { 0 }
         func pruneNotifications(changedBefore cutoff: Date) async -> Int { 0 }
         func checkAvailability() async throws {

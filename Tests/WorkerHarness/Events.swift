@@ -26,6 +26,22 @@ public enum Events {
                         trigger: .push))))
     }
 
+    /// The lifecycle event `id`: `change` happened to notification `request` at `date`.
+    public static func lifecycle(
+        id: String, request: String = "note-1", change: NotificationLifecycleChange.Change, date: Date = start
+    ) -> NotificationLifecycleEvent {
+        NotificationLifecycleEvent(
+            id: id, source: "/push-sender", type: EventType.notificationLifecycle, time: date, subject: request,
+            data: NotificationLifecycleChange(requestIdentifier: request, change: change, date: date))
+    }
+
+    /// The lifecycle `event` as an input message, routed by its request identifier as producers publish it.
+    public static func message(_ event: NotificationLifecycleEvent, redelivered: Bool = false) -> InboundMessage {
+        var message = message(body: EventCodec.encode(event), redelivered: redelivered)
+        message.routingKey = event.data.requestIdentifier
+        return message
+    }
+
     /// `event` as an input message.
     public static func message(
         _ event: NotificationResponseEvent, contentType: String? = "application/cloudevents+json",

@@ -2,8 +2,8 @@ extension MetricDescription {
     /// Inputs settled by the worker, one count per input, by how it ended.
     package static let events = MetricDescription(
         name: "responder_events_total", kind: .counter, labels: ["outcome"],
-        meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `retried`, "
-            + "`dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
+        meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `stale` "
+            + "(about a notification replaced or removed since), `retried`, `dead_lettered`, `handed_back` (returned to the queue unhandled during a store outage)")
     package static let deadLettered = MetricDescription(
         name: "responder_dead_lettered_total", kind: .counter, labels: ["reason"],
         meaning: "inputs dead-lettered, by the dead-letter `reason` code")
@@ -37,12 +37,15 @@ extension MetricDescription {
     package static let storeOutages = MetricDescription(
         name: "responder_store_outages_total", kind: .counter, labels: [],
         meaning: "state store outages, each of which paused the worker")
+    package static let shardActive = MetricDescription(
+        name: "responder_shard_active", kind: .gauge, labels: ["shard"],
+        meaning: "ordered mode: 1 for each `shard` (its index) the worker holds and consumes, 0 for the others")
     package static let ready = MetricDescription(
         name: "responder_ready", kind: .gauge, labels: [], meaning: "1 while `/health/ready` answers 200, else 0")
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
         events, deadLettered, handlerFailures, stateConflicts, invalidTraceHeaders, handlerDuration, endToEndDuration,
-        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, ready,
+        inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages, shardActive, ready,
     ]
 }

@@ -21,7 +21,17 @@ extension PipelineConfiguration {
             data: ActionSetUpdate(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
                 causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
-        var headers = TraceContext.propagated(from: input.message.properties.headers)
+        return output(
+            event, time: time, causedBy: input.message, correlationId: input.event.id, routingKey: category, to: exchange)
+    }
+
+    /// The message of `event`, an output caused by the input `message` (whose event id is `correlationId`), in
+    /// ``outputMode``, with the input's trace context, to `exchange` under `routingKey`.
+    func output<Payload>(
+        _ event: CloudEvent<Payload>, time: Date, causedBy message: InboundMessage, correlationId: String,
+        routingKey: String, to exchange: String
+    ) -> OutboundMessage {
+        var headers = TraceContext.propagated(from: message.properties.headers)
         let contentType: String
         let body: [UInt8]
         switch outputMode {
@@ -34,9 +44,8 @@ extension PipelineConfiguration {
             body = EventCodec.encode(event.data)
         }
         let properties = MessageProperties(
-            contentType: contentType, messageId: event.id, correlationId: input.event.id,
-            type: EventType.actionSetUpdated, appId: appID, timestamp: Int64(time.timeIntervalSince1970.rounded(.down)),
-            deliveryMode: .persistent, headers: headers)
-        return OutboundMessage(exchange: exchange, routingKey: category, body: body, properties: properties)
+            contentType: contentType, messageId: event.id, correlationId: correlationId, type: event.type, appId: appID,
+            timestamp: Int64(time.timeIntervalSince1970.rounded(.down)), deliveryMode: .persistent, headers: headers)
+        return OutboundMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties)
     }
 }

@@ -15,17 +15,32 @@ struct ResponseLog: Sendable {
     let category: String
     let action: String
 
-    init(_ base: Logger, for input: DecodedResponse) {
-        self.init(base, eventID: input.event.id, response: input.event.data)
+    init(_ base: Logger, for input: DecodedInput) {
+        switch input {
+        case .response(let response):
+            self.init(base, eventID: response.event.id, response: response.event.data)
+        case .lifecycle(let lifecycle):
+            // A lifecycle event has no category or action of its own: the action names what it is.
+            self.init(
+                base, eventID: lifecycle.event.id, requestIdentifier: lifecycle.requestIdentifier, category: "",
+                action: "lifecycle")
+        }
     }
 
     /// The log of `response`, handled as the event `eventID`.
     init(_ base: Logger, eventID: String, response: NotificationResponse) {
+        self.init(
+            base, eventID: eventID, requestIdentifier: response.notification.request.identifier,
+            category: response.notification.request.content.categoryIdentifier,
+            action: response.actionIdentifier.rawValue)
+    }
+
+    private init(_ base: Logger, eventID: String, requestIdentifier: String, category: String, action: String) {
         self.base = base
         self.eventID = DeadLetterInfo.boundedDetail(eventID)
-        requestIdentifier = DeadLetterInfo.boundedDetail(response.notification.request.identifier)
-        category = DeadLetterInfo.boundedDetail(response.notification.request.content.categoryIdentifier)
-        action = DeadLetterInfo.boundedDetail(response.actionIdentifier.rawValue)
+        self.requestIdentifier = DeadLetterInfo.boundedDetail(requestIdentifier)
+        self.category = DeadLetterInfo.boundedDetail(category)
+        self.action = DeadLetterInfo.boundedDetail(action)
     }
 
     var metadata: Logger.Metadata {

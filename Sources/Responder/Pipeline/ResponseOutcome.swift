@@ -16,15 +16,20 @@ public enum ResponseOutcome: Sendable {
 
     /// What a completed input amounted to.
     public enum Disposition: String, Sendable, Hashable, CaseIterable {
-        /// A handler changed the notification's actions: the outputs hold the action-set update.
+        /// A handler changed the notification's actions (the outputs hold the action-set update), or a lifecycle event
+        /// removed the notification (they hold the removal).
         case updated
-        /// Handlers ran and changed no actions: no outputs.
+        /// Handlers ran and changed no actions, or a lifecycle event replaced the notification: no outputs.
         case noUpdate = "no_update"
         /// No handler receives this response (e.g. a dismiss without customDismissAction): no outputs. Such an
         /// event is not written to the inbox, since handling it again has no effect either.
         case ignored
         /// The event was processed before: the outputs are the ones stored then, byte for byte.
         case deduplicated
+        /// The response is about a notification that was replaced (by a request added again under its identifier)
+        /// or removed since: no handler ran and nothing changed, no outputs. Like an ignored event, it is not written
+        /// to the inbox: its notification only moves on, so it stays stale.
+        case stale
     }
 
     /// The messages to publish: empty unless completed.

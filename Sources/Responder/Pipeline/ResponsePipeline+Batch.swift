@@ -18,7 +18,7 @@ extension ResponsePipeline {
     ///
     /// With a ``PipelineConfiguration/tracer``, each event's handling is a `handle` span (its part of the store
     /// commit a `commit` span within it), a child of the span in the task's service context.
-    public func handle(_ batch: [DecodedResponse], concurrency: Int = 1) async -> [ResponseOutcome] {
+    public func handle(_ batch: [DecodedInput], concurrency: Int = 1) async -> [ResponseOutcome] {
         await handle(batch, concurrency: concurrency, under: [], holdingBack: nil).map { $0! }
     }
 
@@ -28,7 +28,7 @@ extension ResponsePipeline {
     /// which are then not handled (their outcome is nil), so that none of them overtakes it. Other notifications go
     /// on. What ordered mode's retries and store waits in place need.
     public func handle(
-        _ batch: [DecodedResponse], concurrency: Int, under parents: [ServiceContext?],
+        _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
         holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
     ) async -> [ResponseOutcome?] {
         let members = batch.indices.map { index in
@@ -44,7 +44,12 @@ extension ResponsePipeline {
         var holding: [String: Int] = [:]
         var committed: Set<Int> = []
         for (index, member) in members.enumerated() {
-            switch registry.route(member.input.event.data) {
+            guard case .response(let response) = member.input else {
+                // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification.
+                pending.append(index)
+                continue
+            }
+            switch registry.route(response.event.data) {
             case .ignored(let why):
                 // Debug, as a handled response is: `responder_inputs_total{outcome="ignored"}` counts these, and a
                 // line per event at info would let any producer write to the log at its own rate.
@@ -121,7 +126,7 @@ extension ResponsePipeline {
                 members[index].span?.end()
                 return nil
             }
-            if receivers[index] != nil {
+            if receivers[index] != nil || members[index].input.responseEvent == nil {
                 members[index].log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
             }
             metrics.record(outcome)
@@ -132,7 +137,7 @@ extension ResponsePipeline {
 
     /// One event of a batch with what its handling needs throughout.
     struct BatchMember: Sendable {
-        var input: DecodedResponse
+        var input: DecodedInput
         var log: ResponseLog
         /// The event's `handle` span, when the pipeline has a tracer.
         var span: (any Span)?
@@ -162,10 +167,8 @@ extension ResponsePipeline {
     }
 
     /// The store's snapshot for each input, in order.
-    private func load(_ inputs: [DecodedResponse]) async -> [Result<StateSnapshot, any Error>] {
-        let loads = inputs.map {
-            StateLoad(requestIdentifier: $0.requestIdentifier, source: $0.event.source, eventID: $0.event.id)
-        }
+    private func load(_ inputs: [DecodedInput]) async -> [Result<StateSnapshot, any Error>] {
+        let loads = inputs.map { StateLoad(requestIdentifier: $0.requestIdentifier, source: $0.source, eventID: $0.id) }
         do {
             let snapshots = try await store.load(loads)
             precondition(snapshots.count == loads.count, "a store gives one snapshot per load")
@@ -240,7 +243,7 @@ extension ResponsePipeline {
             }
             let member = round.members[index]
             let input = member.input
-            guard seen.insert([input.event.source, input.event.id]).inserted else {
+            guard seen.insert([input.source, input.id]).inserted else {
                 handled.append((index, .later))
                 continue
             }
@@ -252,23 +255,61 @@ extension ResponsePipeline {
             case .success(.idReused):
                 handled.append((index, .done(Self.idReused)))
             case .success(.unprocessed(let stored)):
-                let record = current ?? stored ?? newRecord(for: input)
-                let handling = await handle(member, by: round.receivers[index]!, on: record)
-                if case .commit(let commit) = handling, let changed = commit.notification {
-                    current = changed
-                    current?.version += 1
-                } else {
-                    current = record
-                }
+                let known = current ?? stored
+                let handling =
+                    switch input {
+                    case .response(let response):
+                        await handle(member, response, by: round.receivers[index]!, on: known)
+                    case .lifecycle(let lifecycle):
+                        handle(member, lifecycle, on: known)
+                    }
+                current = Self.record(after: handling, on: known)
                 handled.append((index, handling))
             }
         }
         return handled
     }
 
-    /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit.
-    private func handle(_ member: BatchMember, by receiver: Route.Receiver, on record: NotificationRecord) async -> Handling {
-        let input = member.input
+    /// The notification as the store will hold it once `handling` is committed, `stored` before it.
+    private static func record(after handling: Handling, on stored: NotificationRecord?) -> NotificationRecord? {
+        guard case .commit(let commit) = handling, var changed = commit.notification else { return stored }
+        changed.version += 1
+        return changed
+    }
+
+    /// Handles a response on `known`, its notification's state, judged by ``Succession``: on it, on fresh state
+    /// when the response's notification replaced it, or not at all when that one was replaced or removed since.
+    private func handle(
+        _ member: BatchMember, _ response: DecodedResponse, by receiver: Route.Receiver, on known: NotificationRecord?
+    ) async -> Handling {
+        let notification = response.event.data.notification
+        let category = notification.request.content.categoryIdentifier
+        let fresh = { (replaced: NotificationRecord?) in
+            freshRecord(response.requestIdentifier, category: category, delivered: notification.date, replacing: replaced)
+        }
+        guard let known else {
+            let record = fresh(nil)
+            return await handle(member, response, by: receiver, on: record, stored: record, startsFresh: false)
+        }
+        let succession = Succession.of(known, date: notification.date, category: category) { fresh(known) }
+        switch succession {
+        case .stale(let why):
+            member.log.log(.debug, "response to an earlier notification", ["outcome": "stale", "why": "\(why)"])
+            return .done(.completed(outputs: [], disposition: .stale))
+        case .current(let record):
+            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: false)
+        case .replacement(let record):
+            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: true)
+        }
+    }
+
+    /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit: the record the
+    /// handlers left, unless it is still `stored`, the notification as the store holds it. When `startsFresh` (a
+    /// replacement), `record` is a fresh one whose category, actions and handler states replace the stored ones.
+    private func handle(
+        _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
+        stored: NotificationRecord, startsFresh: Bool
+    ) async -> Handling {
         do {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
                 try await run(receiver, for: input, on: record, log: member.log)
@@ -284,9 +325,12 @@ extension ResponsePipeline {
                 outputs: handled.outputs, processedAt: Date())
             // An update carries the version its commit gives the notification, so a response with an update writes
             // the notification even when nothing else of it changed.
-            let changed = handled.record == record && handled.outputs.isEmpty ? nil : handled.record
+            let changed = handled.record == stored && handled.outputs.isEmpty ? nil : handled.record
             return .commit(
-                StateCommit(inboxEntry: entry, notification: changed, actionsChanged: handled.record.actions != record.actions))
+                StateCommit(
+                    inboxEntry: entry, notification: changed,
+                    actionsChanged: startsFresh || handled.record.actions != stored.actions,
+                    replacesHandlerStates: startsFresh))
         } catch let failure as HandlerRunError {
             return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
         } catch {
@@ -297,14 +341,14 @@ extension ResponsePipeline {
     /// The outcome of an event whose load or commit failed with `error`: an unavailable store pauses, a refused value
     /// dead-letters the event, and another error fails it (retryably) unless the streak of such failures
     /// (``StoreFailureStreak``) says the store is unavailable after all.
-    private func storeFailure(_ error: any Error, of input: DecodedResponse) -> ResponseOutcome {
+    private func storeFailure(_ error: any Error, of input: DecodedInput) -> ResponseOutcome {
         switch error {
         case let unavailable as StateStoreUnavailable:
             return .storeUnavailable(unavailable)
         case let refused as StateStoreRefusedValue:
             return .deadLetter(reason: .invalidField, detail: "the state store refused a value of this event: \(refused)")
         default:
-            if let unavailable = storeFailures.failed(input.event.id, error) { return .storeUnavailable(unavailable) }
+            if let unavailable = storeFailures.failed(input.id, error) { return .storeUnavailable(unavailable) }
             return .failed(error, retryable: true)
         }
     }

@@ -61,10 +61,12 @@ public struct ResponsePipeline: Sendable {
     /// `charset` aside); a message without a content type is read as JSON too, since the body is checked by decoding
     /// anyway and many publishers leave the property unset. A content encoding other than none, `identity` or
     /// `utf-8` is refused, as is a body over ``PipelineConfiguration/maxBodySize``.
-    public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedResponse {
+    ///
+    /// A lifecycle event (`notification.lifecycle.v1`) decodes by the same rules; any other type is refused.
+    public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedInput {
         do throws(InputRejection) {
             try message.admissionCheck(maxBodySize: configuration.maxBodySize)
-            let decoded = DecodedResponse(message: message, event: try Self.decodeEvent(message))
+            let decoded = try Self.decodeInput(message)
             // Counted rather than logged: a producer with a broken tracer would otherwise log every message.
             if TraceContext.dropsAny(of: message.properties.headers) { metrics.invalidTraceHeaders.increment() }
             return decoded
@@ -94,8 +96,32 @@ public struct ResponsePipeline: Sendable {
         }
     }
 
+    /// A response, or a lifecycle event when the message's type says so (and only then, so a response's refusal
+    /// reads as it always did).
+    private static func decodeInput(_ message: InboundMessage) throws(InputRejection) -> DecodedInput {
+        do throws(InputRejection) {
+            return .response(DecodedResponse(message: message, event: try decodeEvent(message)))
+        } catch let rejection where rejection.reason == .unknownType {
+            let properties = message.properties
+            do {
+                let event =
+                    switch EventContentMode.of(contentType: properties.contentType, headers: properties.headers) {
+                    case .structured: try EventCodec.decodeLifecycleEvent(message.body)
+                    case .binary:
+                        try EventCodec.decodeLifecycleEvent(
+                            headers: properties.headers, contentType: properties.contentType, body: message.body)
+                    }
+                return .lifecycle(DecodedLifecycle(message: message, event: event))
+            } catch .unknownType {
+                throw rejection
+            } catch let lifecycleError {
+                throw InputRejection(reason: lifecycleError.deadLetterReason, detail: lifecycleError.description)
+            }
+        }
+    }
+
     /// Handles one decoded event: a batch of one (``handle(_:concurrency:)``).
-    public func handle(_ input: DecodedResponse) async -> ResponseOutcome {
+    public func handle(_ input: DecodedInput) async -> ResponseOutcome {
         await handle([input])[0]
     }
 
@@ -116,11 +142,15 @@ public struct ResponsePipeline: Sendable {
         return outputs.lazy.compactMap(publishability).first
     }
 
-    /// The record of a notification seen for the first time: its category's actions, no handler state.
-    func newRecord(for input: DecodedResponse) -> NotificationRecord {
-        let category = input.event.data.notification.request.content.categoryIdentifier
-        return NotificationRecord(
-            requestIdentifier: input.requestIdentifier, categoryIdentifier: category,
-            actions: registry.categories.initialActions(forCategory: category))
+    /// The record of a notification seen for the first time, or of one that replaces `replaced` under the same
+    /// request identifier: its category's actions, no handler state, and `replaced`'s version, which the commit
+    /// raises, so the versions of the notification's outputs never go back.
+    func freshRecord(
+        _ requestIdentifier: String, category: String, delivered date: Date, replacing replaced: NotificationRecord?
+    ) -> NotificationRecord {
+        NotificationRecord(
+            requestIdentifier: requestIdentifier, categoryIdentifier: category,
+            actions: registry.categories.initialActions(forCategory: category), version: replaced?.version ?? 0,
+            notificationDate: date)
     }
 }

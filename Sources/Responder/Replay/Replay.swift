@@ -41,7 +41,7 @@ public struct Replay: Sendable {
         var reader = try FixtureReader(url: url)
         var summary = ReplaySummary()
         var lines: [Line] = []
-        var decoded: [DecodedResponse] = []
+        var decoded: [DecodedInput] = []
         func emit() async throws {
             let outcomes = await pipeline.handle(decoded, concurrency: maxConcurrentNotifications)
             var handled = outcomes.makeIterator()
@@ -61,7 +61,7 @@ public struct Replay: Sendable {
             do throws(InputRejection) {
                 let input = try pipeline.decode(InboundMessage(try Self.fixtureLine(bytes)))
                 decoded.append(input)
-                lines.append(Line(number: reader.lineNumber, event: input.event, rejection: nil))
+                lines.append(Line(number: reader.lineNumber, event: input.responseEvent, rejection: nil))
             } catch {
                 lines.append(Line(number: reader.lineNumber, event: nil, rejection: error.outcome))
             }
@@ -117,6 +117,7 @@ extension ReplaySummary {
             case .noUpdate: noUpdate += 1
             case .ignored: ignored += 1
             case .deduplicated: deduplicated += 1
+            case .stale: stale += 1
             }
             return nil
         case .deadLetter(let reason, let detail):

@@ -12,6 +12,8 @@ public struct ReplaySummary: Sendable, Hashable, CustomStringConvertible {
     public var ignored = 0
     /// Events seen before: their stored outputs were written again.
     public var deduplicated = 0
+    /// Responses to notifications replaced or removed since: nothing changed.
+    public var stale = 0
     /// Lines that did not decode, or events that can never be handled.
     public var deadLettered = 0
     /// Events whose handlers or store failed (the worker would retry them).
@@ -29,8 +31,10 @@ public struct ReplaySummary: Sendable, Hashable, CustomStringConvertible {
     /// followed by one line per action.
     public var description: String {
         var text =
-            "\(events) events: \(updated) updated, \(noUpdate) no update, \(ignored) ignored, "
-            + "\(deduplicated) deduplicated, \(deadLettered) dead-lettered, \(failed) failed; \(outputs) outputs"
+            "\(events) events: \(updated) updated, \(noUpdate) no update, \(ignored) ignored, \(deduplicated) deduplicated, "
+        // Only when there are any: summaries of replays without replaced notifications read as they always did.
+        if stale > 0 { text += "\(stale) stale, " }
+        text += "\(deadLettered) dead-lettered, \(failed) failed; \(outputs) outputs"
         for (action, count) in actions.sorted(by: { $0.key < $1.key }) {
             text += "\n  \(action): \(count)"
         }

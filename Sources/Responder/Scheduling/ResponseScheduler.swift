@@ -33,7 +33,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         public let tag: Tag
         /// The message.
         public let message: InboundMessage
-        /// The message's event, or nil when it did not decode.
+        /// The message's response event, or nil when it did not decode or is a lifecycle event.
         public let event: NotificationResponseEvent?
         /// What the pipeline made of it (the last attempt's outcome).
         public let outcome: ResponseOutcome
@@ -52,7 +52,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     }
 
     private struct Queued: Sendable {
-        var input: DecodedResponse
+        var input: DecodedInput
         var tag: Tag
         var context: ServiceContext?
     }
@@ -168,7 +168,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
             guard holdsBack(outcome) else {
                 completions.yield(
                     Completion(
-                        tag: queued.tag, message: queued.input.message, event: queued.input.event, outcome: outcome,
+                        tag: queued.tag, message: queued.input.message, event: queued.input.responseEvent, outcome: outcome,
                         retriedInPlace: 0, firstFailureInPlace: nil))
                 continue
             }
@@ -209,7 +209,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 guard (try? await storeWaitInPlace?(unavailable)) != nil else { return nil }
             default:
                 return Completion(
-                    tag: queued.tag, message: queued.input.message, event: queued.input.event, outcome: outcome,
+                    tag: queued.tag, message: queued.input.message, event: queued.input.responseEvent, outcome: outcome,
                     retriedInPlace: retried, firstFailureInPlace: firstFailure)
             }
             outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input) }

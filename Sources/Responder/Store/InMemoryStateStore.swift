@@ -6,6 +6,9 @@ public actor InMemoryStateStore: StateStore {
     public nonisolated let notificationRetention: Duration
     private var notifications: [String: (record: NotificationRecord, changedAt: Date)] = [:]
     private var inbox: [Key: InboxEntry] = [:]
+    /// Ordered mode's members, with when each membership ends, and the shards' holders: one process, so one member.
+    private var members: [String: ContinuousClock.Instant] = [:]
+    private var holders: [Int: String] = [:]
 
     /// An inbox entry's key: CloudEvents makes an id unique per source only.
     private struct Key: Hashable {
@@ -82,5 +85,31 @@ public actor InMemoryStateStore: StateStore {
         let expired = notifications.filter { $0.value.changedAt < cutoff }.map(\.key)
         for requestIdentifier in expired { notifications[requestIdentifier] = nil }
         return expired.count
+    }
+
+    public func renewMembership(of member: String, for timeout: Duration) -> ShardLeases {
+        members[member] = .now + timeout
+        return shardLeases()
+    }
+
+    public func claimShard(_ shard: Int, for member: String) -> Bool {
+        guard shardLeases().isFree(shard, for: member) else { return false }
+        holders[shard] = member
+        return true
+    }
+
+    public func releaseShards(_ shards: [Int], of member: String) {
+        for shard in shards where holders[shard] == member { holders[shard] = nil }
+    }
+
+    public func leaveFleet(_ member: String) {
+        members[member] = nil
+        holders = holders.filter { $0.value != member }
+    }
+
+    public func shardLeases() -> ShardLeases {
+        let now = ContinuousClock.now
+        let live = Set(members.filter { $0.value > now }.keys)
+        return ShardLeases(members: live.sorted(), holders: holders.filter { live.contains($0.value) })
     }
 }

@@ -10,8 +10,9 @@ import GRDB
 /// wrote as many pages as rowids do.
 enum SQLiteSchema {
     /// 1: the first tables; 2: `notification.changed_at`, for pruning notifications nothing changes; 3: the inbox
-    /// keyed by event source and id.
-    static let version = 3
+    /// keyed by event source and id; 4: ordered mode's fleet members and shard leases; 5:
+    /// `notification.notification_date` and `notification.removed`, for replaced and removed notifications.
+    static let version = 5
 
     /// Creates the tables in a fresh file, or brings a file of an earlier version up to this one. Runs inside an
     /// IMMEDIATE write transaction, so processes opening the same file at once take turns and only the first
@@ -20,11 +21,22 @@ enum SQLiteSchema {
         let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         switch found {
         case version: return
-        case 0: try createTables(db)
+        case 0:
+            try createTables(db)
+            try db.execute(sql: leaseTables)
         case 1:
             try addChangedAt(db)
             try keyInboxBySource(db)
-        case 2: try keyInboxBySource(db)
+            try db.execute(sql: leaseTables)
+            try addLifecycle(db)
+        case 2:
+            try keyInboxBySource(db)
+            try db.execute(sql: leaseTables)
+            try addLifecycle(db)
+        case 3:
+            try db.execute(sql: leaseTables)
+            try addLifecycle(db)
+        case 4: try addLifecycle(db)
         default: throw SchemaVersionError(found: found, expected: version)
         }
         try db.execute(sql: "PRAGMA user_version = \(version)")
@@ -58,6 +70,16 @@ enum SQLiteSchema {
                 """)
     }
 
+    /// Version 4 to 5. A stored notification's date is unknown (null): its next response tells it, unless it comes
+    /// with another category (`NotificationRecord`). Adding columns with constant defaults rewrites no row, and
+    /// processes of the previous build that share the file go on writing without the columns.
+    private static func addLifecycle(_ db: Database) throws {
+        try db.execute(sql: lifecycleColumns.map { "ALTER TABLE notification ADD COLUMN \($0);" }.joined())
+    }
+
+    /// The columns version 5 adds to `notification`.
+    private static let lifecycleColumns = ["notification_date REAL", "removed INTEGER NOT NULL DEFAULT 0"]
+
     /// The inbox as version 3 has it. Its key starts with the event id, so a lookup of an id from one source and the
     /// empty one reads one range of the index. `source` defaults to the empty source: processes of the previous build
     /// that share the file (it may be shared) go on inserting without it after another process upgraded the file,
@@ -84,6 +106,19 @@ enum SQLiteSchema {
         );
         """
 
+    /// Version 4: ordered mode's fleet (``StateStore/renewMembership(of:for:)``): each member with when its
+    /// membership ends (seconds since 1970), and each shard's holder. A holder whose membership ended holds nothing.
+    private static let leaseTables = """
+        CREATE TABLE fleet_member (
+            member TEXT PRIMARY KEY NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        CREATE TABLE shard_lease (
+            shard INTEGER PRIMARY KEY NOT NULL,
+            holder TEXT NOT NULL
+        );
+        """
+
     private static func createTables(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -92,7 +127,8 @@ enum SQLiteSchema {
                     category_identifier TEXT NOT NULL,
                     actions BLOB NOT NULL,
                     version INTEGER NOT NULL,
-                    changed_at REAL NOT NULL
+                    changed_at REAL NOT NULL,
+                    \(lifecycleColumns.joined(separator: ", "))
                 );
                 CREATE TABLE handler_state (
                     request_identifier TEXT NOT NULL REFERENCES notification ON DELETE CASCADE,

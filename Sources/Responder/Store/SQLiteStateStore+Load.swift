@@ -27,7 +27,8 @@ extension SQLiteStateStore {
     private static func read(_ load: StateLoad, in db: Database) throws -> StateSnapshot {
         let found = try SQLiteStatement.with(
             """
-            SELECT i.source, i.request_identifier, n.category_identifier, n.actions, n.version, s.handler, s.state
+            SELECT i.source, i.request_identifier, n.category_identifier, n.actions, n.version, n.notification_date,
+                n.removed, s.handler, s.state
             FROM (SELECT ?1 AS id) AS wanted
             LEFT JOIN (
                 SELECT source, request_identifier FROM inbox WHERE event_id = ?2 AND source IN (?3, '')

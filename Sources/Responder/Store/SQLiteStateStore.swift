@@ -15,7 +15,7 @@ import NotificationEvents
 public final class SQLiteStateStore: StateStore {
     public let inboxRetention: Duration
     public let notificationRetention: Duration
-    private let pool: DatabasePool
+    let pool: DatabasePool
     let checkpointer: SQLiteCheckpointer
 
     /// Opens (creating if needed) the store at `path`.
@@ -254,7 +254,9 @@ public final class SQLiteStateStore: StateStore {
             ) { try outputs(source: stored.source, eventID: entry.eventID, in: db) }
         }
         if let record = commit.notification,
-            try !write(record, actionsChanged: commit.actionsChanged, changedAt: entry.processedAt, in: db)
+            try !write(
+                record, actionsChanged: commit.actionsChanged, replacesHandlerStates: commit.replacesHandlerStates,
+                changedAt: entry.processedAt, in: db)
         {
             try SQLiteStatement.with("DELETE FROM inbox WHERE event_id = ? AND source = ?", in: db) { delete in
                 try delete.bind(1, entry.eventID)
@@ -303,22 +305,26 @@ public final class SQLiteStateStore: StateStore {
 
     /// Writes `record`, changed at `changedAt`, if the stored version is still the one it was loaded with; false
     /// (and nothing written) on a conflict. Unchanged actions are left as stored, which saves encoding and writing
-    /// them.
+    /// them; so are the stored states of handlers the record has none for, unless `replacesHandlerStates`.
     private static func write(
-        _ record: NotificationRecord, actionsChanged: Bool, changedAt: Date, in db: Database
+        _ record: NotificationRecord, actionsChanged: Bool, replacesHandlerStates: Bool, changedAt: Date,
+        in db: Database
     ) throws -> Bool {
         let changed = changedAt.timeIntervalSince1970
         if record.version == 0 {
             try SQLiteStatement.with(
                 """
-                INSERT INTO notification (request_identifier, category_identifier, actions, version, changed_at)
-                VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING
+                INSERT INTO notification
+                    (request_identifier, category_identifier, actions, version, changed_at, notification_date, removed)
+                VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT DO NOTHING
                 """, in: db
             ) { insert in
                 try insert.bind(1, record.requestIdentifier)
                 try insert.bind(2, record.categoryIdentifier)
                 try insert.bind(3, EventCodec.encode(record.actions))
                 try insert.bind(4, changed)
+                if let date = record.notificationDate { try insert.bind(5, date.timeIntervalSince1970) }
+                try insert.bind(6, Int64(record.isRemoved ? 1 : 0))
                 try insert.execute()
             }
         } else {
@@ -326,7 +332,8 @@ public final class SQLiteStateStore: StateStore {
             try SQLiteStatement.with(
                 """
                 UPDATE notification SET category_identifier = COALESCE(?, category_identifier),
-                    actions = COALESCE(?, actions), version = version + 1, changed_at = ?
+                    actions = COALESCE(?, actions), version = version + 1, changed_at = ?, notification_date = ?,
+                    removed = ?
                 WHERE request_identifier = ? AND version = ?
                 """, in: db
             ) { update in
@@ -335,12 +342,20 @@ public final class SQLiteStateStore: StateStore {
                     try update.bind(2, EventCodec.encode(record.actions))
                 }
                 try update.bind(3, changed)
-                try update.bind(4, record.requestIdentifier)
-                try update.bind(5, record.version)
+                if let date = record.notificationDate { try update.bind(4, date.timeIntervalSince1970) }
+                try update.bind(5, Int64(record.isRemoved ? 1 : 0))
+                try update.bind(6, record.requestIdentifier)
+                try update.bind(7, record.version)
                 try update.execute()
             }
         }
         guard db.changesCount == 1 else { return false }
+        if replacesHandlerStates {
+            try SQLiteStatement.with("DELETE FROM handler_state WHERE request_identifier = ?", in: db) { delete in
+                try delete.bind(1, record.requestIdentifier)
+                try delete.execute()
+            }
+        }
         for (handler, state) in record.handlerStates {
             try SQLiteStatement.with(
                 """
@@ -361,7 +376,7 @@ public final class SQLiteStateStore: StateStore {
     private static func record(_ requestIdentifier: String, in db: Database) throws -> NotificationRecord? {
         try SQLiteStatement.with(
             """
-            SELECT n.category_identifier, n.actions, n.version, s.handler, s.state
+            SELECT n.category_identifier, n.actions, n.version, n.notification_date, n.removed, s.handler, s.state
             FROM notification n LEFT JOIN handler_state s ON s.request_identifier = n.request_identifier
             WHERE n.request_identifier = ?
             """, in: db
@@ -373,12 +388,14 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// A notification's row and its handler-state rows as a query returns them, from column `offset` on:
-    /// category identifier, actions, version (null when there is no notification), handler and state (null
-    /// when there is no state). Reads the current row and all that follow.
+    /// category identifier, actions, version (null when there is no notification), notification date, removed,
+    /// handler and state (null when there is no state). Reads the current row and all that follow.
     struct StoredRecord {
         var categoryIdentifier: String
         var actions: [UInt8]
         var version: Int64
+        var notificationDate: Date?
+        var isRemoved: Bool
         var states: [String: [UInt8]] = [:]
 
         init?(_ select: SQLiteStatement, from offset: Int32) throws {
@@ -386,8 +403,10 @@ public final class SQLiteStateStore: StateStore {
             categoryIdentifier = select.text(offset)
             actions = select.blob(offset + 1)
             version = select.integer(offset + 2)
+            notificationDate = select.isNull(offset + 3) ? nil : Date(timeIntervalSince1970: select.double(offset + 3))
+            isRemoved = select.integer(offset + 4) != 0
             repeat {
-                if !select.isNull(offset + 3) { states[select.text(offset + 3)] = select.blob(offset + 4) }
+                if !select.isNull(offset + 5) { states[select.text(offset + 5)] = select.blob(offset + 6) }
             } while try select.step()
         }
 
@@ -395,7 +414,7 @@ public final class SQLiteStateStore: StateStore {
             NotificationRecord(
                 requestIdentifier: requestIdentifier, categoryIdentifier: categoryIdentifier,
                 actions: try EventCodec.decodeStored([NotificationAction].self, from: actions), handlerStates: states,
-                version: version)
+                version: version, notificationDate: notificationDate, isRemoved: isRemoved)
         }
     }
 

@@ -80,6 +80,10 @@ struct SQLiteStatement {
         sqlite3_column_int64(statement, column)
     }
 
+    func double(_ column: Int32) -> Double {
+        sqlite3_column_double(statement, column)
+    }
+
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else { throw error(code) }
     }

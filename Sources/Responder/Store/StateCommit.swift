@@ -9,11 +9,18 @@ public struct StateCommit: Sendable, Hashable {
     /// Whether `notification`'s actions differ from the ones it was loaded with; false lets a store leave the
     /// stored actions as they are. True is always correct.
     public var actionsChanged: Bool
+    /// Whether `notification`'s handler states replace all the stored ones, as when the notification was replaced or
+    /// removed; false lets a store keep the stored states of handlers `notification` has none for.
+    public var replacesHandlerStates: Bool
 
     /// A commit of `inboxEntry` and, if changed, `notification`.
-    public init(inboxEntry: InboxEntry, notification: NotificationRecord?, actionsChanged: Bool = true) {
+    public init(
+        inboxEntry: InboxEntry, notification: NotificationRecord?, actionsChanged: Bool = true,
+        replacesHandlerStates: Bool = false
+    ) {
         self.inboxEntry = inboxEntry
         self.notification = notification
         self.actionsChanged = actionsChanged
+        self.replacesHandlerStates = replacesHandlerStates
     }
 }

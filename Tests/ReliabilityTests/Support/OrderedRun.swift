@@ -88,9 +88,16 @@ struct OrderedRun: Sendable {
         var example = "none"
     }
 
-    /// Compares the updates that arrived (repeats dropped, first arrival kept) and the store at `statePath` with the
-    /// serial replay.
+    /// Compares the updates that arrived (repeats dropped, first arrival kept) and the SQLite store at `statePath`
+    /// with the serial replay.
     func compare(_ deliveries: [AMQPDelivery], statePath: String) async throws -> Comparison {
+        let store = try SQLiteStateStore(path: statePath)
+        defer { try? store.close() }
+        return try await compare(deliveries, store: store)
+    }
+
+    /// Compares the updates that arrived (repeats dropped, first arrival kept) and `store` with the serial replay.
+    func compare(_ deliveries: [AMQPDelivery], store: any StateStore) async throws -> Comparison {
         var comparison = Comparison()
         var arrived: [String: [Applied]] = [:]
         var bodyByID: [String: [UInt8]] = [:]
@@ -110,12 +117,8 @@ struct OrderedRun: Sendable {
             }
             comparison.differentUpdates.append(request)
         }
-        let store = try SQLiteStateStore(path: statePath)
         let replayed = try SQLiteStateStore(path: goldenState)
-        defer {
-            try? store.close()
-            try? replayed.close()
-        }
+        defer { try? replayed.close() }
         for request in requests {
             let got = try await store.notification(request)
             let expected = try await replayed.notification(request)

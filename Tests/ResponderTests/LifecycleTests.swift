@@ -1,0 +1,138 @@
+import Foundation
+import NotificationEvents
+import Responder
+import Testing
+import WorkerHarness
+
+/// Lifecycle events end or replace a notification: a removal leaves a tombstone and tells the push sender to remove
+/// the notification at a raised version; a replacement starts fresh state. Both go through the inbox as responses do.
+@Suite struct LifecycleTests {
+    let handler = TestExtension(actionSets: { state in [[NotificationAction(identifier: "taps-\(state.taps)", title: "")]] })
+    let delivered = Events.start.addingTimeInterval(-60)
+
+    private func pipeline(_ kind: StoreKind, _ directory: TemporaryDirectory) async throws -> ResponsePipeline {
+        ResponsePipeline(
+            registry: try Fixtures.registry(extension: handler), store: try await kind.make(in: directory),
+            logger: .quiet)
+    }
+
+    private func tap(_ id: String, delivered: Date) -> InboundMessage {
+        Events.message(Events.response(id: id, delivered: delivered))
+    }
+
+    private func removal(_ outcome: ResponseOutcome) throws -> NotificationRemovedEvent {
+        #expect(outcome.outputs.count == 1)
+        return try EventCodec.decodeRemovedEvent(try #require(outcome.outputs.first).body)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalDropsTheStateAndPublishesTheRemovalAboveEveryEarlierVersion(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        _ = await pipeline.process(tap("e1", delivered: delivered))
+        _ = await pipeline.process(tap("e2", delivered: delivered))
+
+        let removed = await pipeline.process(
+            Events.message(Events.lifecycle(id: "l1", change: .removedDelivered, date: Events.start)))
+        let event = try removal(removed)
+        #expect(event.id == "l1/removed")
+        #expect(event.data == DeviceCommand(requestIdentifier: "note-1", categoryIdentifier: "photo-category", causationId: "l1", version: 3))
+        #expect(removed.outputs.first?.routingKey == "photo-category")
+        #expect(removed.outputs.first?.properties.type == EventType.notificationRemoved)
+        let tombstone = try #require(try await pipeline.store.notification("note-1"))
+        #expect(tombstone.isRemoved)
+        #expect(tombstone.actions.isEmpty)
+        #expect(tombstone.handlerStates.isEmpty)
+
+        // A late response to the removed notification changes nothing.
+        #expect(await pipeline.process(tap("e3", delivered: delivered)).disposition == .stale)
+        #expect(handler.journal.entries.map(\.eventID) == ["e1", "e2"])
+        // A notification added again afterwards starts afresh, its versions above the removal's.
+        let again = await pipeline.process(tap("e4", delivered: Events.start.addingTimeInterval(60)))
+        let update = try EventCodec.decodeActionSetUpdateEvent(try #require(again.outputs.first).body)
+        #expect(update.data.version == 4)
+        #expect(update.data.actions.map(\.identifier) == ["taps-1"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRedeliveredLifecycleEventRepublishesItsOutputWithoutRecomputingIt(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        let event = Events.lifecycle(id: "l1", change: .removedPending)
+        let first = await pipeline.process(Events.message(event))
+        // The notification moves on meanwhile: the redelivery still gets the first removal, byte for byte.
+        _ = await pipeline.process(tap("e1", delivered: Events.start.addingTimeInterval(60)))
+        let again = await pipeline.process(Events.message(event, redelivered: true))
+        #expect(again.disposition == .deduplicated)
+        #expect(again.outputs == first.outputs)
+        #expect(try removal(first).data.version == 1)
+        #expect(try await pipeline.store.notification("note-1")?.version == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aReplacementStartsFreshStateAndMakesTheOldNotificationsResponsesStale(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        _ = await pipeline.process(tap("e1", delivered: delivered))
+        _ = await pipeline.process(tap("e2", delivered: delivered))
+        let newer = Events.start.addingTimeInterval(30)
+        let replaced = await pipeline.process(
+            Events.message(
+                Events.lifecycle(
+                    id: "l1",
+                    change: .replaced(by: .init(date: newer, categoryIdentifier: "photo-category")))))
+        #expect(replaced.disposition == .noUpdate)
+        let fresh = try #require(try await pipeline.store.notification("note-1"))
+        #expect(fresh.handlerStates.isEmpty)
+        #expect(fresh.actions == [Fixtures.like, Fixtures.share, Fixtures.reply])
+        #expect(fresh.version == 3)
+
+        #expect(await pipeline.process(tap("e3", delivered: delivered)).disposition == .stale)
+        let update = try EventCodec.decodeActionSetUpdateEvent(
+            try #require(await pipeline.process(tap("e4", delivered: newer)).outputs.first).body)
+        #expect(update.data.actions.map(\.identifier) == ["taps-1"])
+        #expect(update.data.version == 4)
+    }
+
+    /// A record stored before stores kept dates is the notification a replacement replaces.
+    @Test(arguments: StoreKind.allCases)
+    func aReplacementOfAnUndatedRecordStartsFresh(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        #expect(try await pipeline.store.change("note-1", event: "e0", at: .now) == .committed)
+        let replacement = NotificationLifecycleChange.Replacement(date: delivered, categoryIdentifier: "photo-category")
+        _ = await pipeline.process(Events.message(Events.lifecycle(id: "l1", change: .replaced(by: replacement))))
+        let fresh = try #require(try await pipeline.store.notification("note-1"))
+        #expect(fresh.handlerStates.isEmpty)
+        #expect(fresh.notificationDate == delivered)
+        #expect(fresh.version == 2)
+    }
+
+    /// A removal dated before the stored notification was delivered removed the one that notification replaced.
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalOfAnEarlierNotificationLeavesTheCurrentOne(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        _ = await pipeline.process(tap("e1", delivered: delivered))
+        let before = try await pipeline.store.notification("note-1")
+        let removal = await pipeline.process(
+            Events.message(Events.lifecycle(id: "l1", change: .removedDelivered, date: delivered.addingTimeInterval(-1))))
+        #expect(removal.disposition == .stale)
+        #expect(try await pipeline.store.notification("note-1") == before)
+    }
+
+    /// Ordered mode hands a notification's responses and lifecycle events to one batch in order.
+    @Test(arguments: StoreKind.allCases)
+    func aBatchOrdersLifecycleEventsWithTheResponses(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        let batch = try [
+            tap("e1", delivered: delivered),
+            Events.message(Events.lifecycle(id: "l1", change: .removedDelivered)),
+            tap("e2", delivered: delivered),
+        ].map { try pipeline.decode($0) }
+        let outcomes = await pipeline.handle(batch)
+        #expect(outcomes.map(\.disposition) == [.updated, .updated, .stale])
+        #expect(try removal(outcomes[1]).data.version == 2)
+    }
+}
