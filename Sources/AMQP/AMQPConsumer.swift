@@ -1,6 +1,7 @@
 /// The deliveries of one consumer, from ``AMQPChannel/consume(queue:consumerTag:exclusive:arguments:)``.
 ///
-/// Iterate it from one task: `for try await delivery in consumer { ...; try channel.ack(deliveryTag: ...) }`.
+/// Iterate it from one task: `for try await delivery in consumer { ...; try channel.ack(deliveryTag: ...) }`, or a
+/// batch at a time with ``AsyncIterator/nextBatch(isolation:)``.
 /// It finishes normally after a cancel (by this client or the broker) and throws the channel's or connection's
 /// error when either closes. Deliveries wait in memory until taken, so set a prefetch on the channel.
 /// The consumer keeps its channel, and so its connection, open. Cancel it (or close its channel) when done:
@@ -34,45 +35,32 @@ public struct AMQPConsumer: AsyncSequence, Sendable {
     }
 
     /// Yields deliveries until the consumer is cancelled (then `nil`) or its channel or connection closes (then
-    /// that error is thrown).
+    /// that error is thrown), one by one (``next()``) or as many as have arrived at once (``nextBatch()``).
     public struct AsyncIterator: AsyncIteratorProtocol {
         // Holding the channel keeps it (and its connection) open while someone iterates.
         let channel: AMQPChannel
-        var base: DeliveryStream.AsyncIterator
-        /// The rest of the batch the I/O thread handed over, last delivery first, so each leaves it at once.
-        private var batch: [AMQPDelivery] = []
+        private var deliveries: DeliveryBatches
 
         init(channel: AMQPChannel, base: DeliveryStream.AsyncIterator) {
             self.channel = channel
-            self.base = base
+            deliveries = DeliveryBatches(base)
         }
 
         /// The next delivery, or `nil` once the consumer was cancelled.
         public mutating func next() async throws(AMQPError) -> AMQPDelivery? {
-            if batch.isEmpty {
-                guard let next = await base.next() else { return nil }
-                try take(consume next)
-            }
-            return batch.popLast()
+            try await deliveries.next()
         }
 
         /// The next delivery, or `nil` once the consumer was cancelled; runs in the caller's isolation.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(AMQPError) -> AMQPDelivery? {
-            if batch.isEmpty {
-                guard let next = await base.next(isolation: actor) else { return nil }
-                try take(consume next)
-            }
-            return batch.popLast()
+            try await deliveries.next(isolation: actor)
         }
 
-        /// Takes over the I/O thread's batch, which must then be its buffer's only owner: `reverse()` on a shared
-        /// buffer copies every delivery in it (their bodies' and properties' references counted again).
-        private mutating func take(_ next: consuming Result<[AMQPDelivery], AMQPError>) throws(AMQPError) {
-            switch consume next {
-            case .success(let deliveries): batch = deliveries
-            case .failure(let error): throw error
-            }
-            batch.reverse()
+        /// Every delivery that has arrived and was not taken yet, in order, waiting for one when none has: a
+        /// consumer that keeps up takes each read pass of the I/O thread whole. Never empty; `nil` once the
+        /// consumer was cancelled.
+        public mutating func nextBatch(isolation actor: isolated (any Actor)? = #isolation) async throws(AMQPError) -> [AMQPDelivery]? {
+            try await deliveries.nextBatch(isolation: actor)
         }
     }
 }

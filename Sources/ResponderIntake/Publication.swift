@@ -1,6 +1,5 @@
 import AMQP
 import Responder
-import Tracing
 
 /// One message the worker publishes on behalf of an input: an output, a retry or a dead letter.
 package struct Publication: Sendable {
@@ -23,18 +22,6 @@ extension Publication {
         self.init(
             exchange: message.exchange, routingKey: message.routingKey, body: message.body,
             properties: BasicProperties(message.properties))
-    }
-}
-
-/// An input as the worker tracks it from delivery to acknowledgement.
-package struct Intake: Sendable {
-    package var delivery: AMQPDelivery
-    /// The input's `process` span, while tracing is on.
-    package var span: (any Span)?
-
-    package init(delivery: AMQPDelivery, span: (any Span)? = nil) {
-        self.delivery = delivery
-        self.span = span
     }
 }
 

@@ -174,21 +174,25 @@ final class BrokerSession: Sendable {
         var acks: Acknowledger
     }
 
-    /// What the scheduler carries for each delivery: where it came from and how to settle it. A class, so that
-    /// the hand-offs from intake to the scheduler, its queues, the event's task, the completion and the settlement
-    /// each copy one reference instead of the whole delivery (its body, every property, the channel's strings).
+    /// What the scheduler carries for each delivery: the delivery, where it came from and how to settle it, and its
+    /// `process` span while tracing is on. A class, so that the hand-offs from intake to the scheduler, its batch,
+    /// the completion and the settlement each copy one reference instead of the whole delivery (its body, every
+    /// property, the channel's strings).
     private final class Received: Sendable {
-        let intake: Intake
+        let delivery: AMQPDelivery
         let input: Input
+        let span: (any Span)?
 
-        init(intake: Intake, input: Input) {
-            self.intake = intake
+        init(_ delivery: AMQPDelivery, from input: Input, span: (any Span)?) {
+            self.delivery = delivery
             self.input = input
+            self.span = span
         }
     }
 
-    /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler, the scheduler handles
-    /// events (one at a time per notification), publishing hands each completion's messages to the connection in
+    /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler what each read pass
+    /// brought, the scheduler handles all that arrived since its last pass as one batch (one store load and one
+    /// commit; each notification's events in order), publishing hands each completion's messages to the connection in
     /// completion order (which keeps a notification's updates in order on the wire), confirming waits for the
     /// confirms of inputs with outputs, in the order they were published, and acknowledges them as they arrive,
     /// and settling acknowledges the inputs without outputs as they come; inputs settled together share one call.
@@ -213,32 +217,33 @@ final class BrokerSession: Sendable {
             group.addTask { [metrics] in
                 defer { scheduler.finish() }
                 // One intake per consumed queue: each submits in its queue's order, which is all the scheduler
-                // needs, since a notification's events are all in one queue.
+                // needs, since a notification's events are all in one queue. What arrived in one read pass is
+                // submitted together, and the scheduler handles all that was submitted since its last pass as one
+                // batch, whichever queues it came from.
                 try await withThrowingTaskGroup(of: Void.self) { intakes in
                     for (deliveries, input) in consumers {
                         intakes.addTask {
-                            for try await delivery in deliveries {
-                                input.acks.received(delivery)
+                            var arrivals = deliveries.makeAsyncIterator()
+                            var submitting: [(message: InboundMessage, tag: Received, context: ServiceContext?)] = []
+                            while let batch = try await arrivals.nextBatch() {
                                 if !self.receivedInput.load(ordering: .relaxed) {
                                     self.receivedInput.store(true, ordering: .relaxed)
                                 }
-                                if delivery.isBodyDropped {
-                                    try self.refuseOversized(delivery, acks: input.acks)
-                                    continue
+                                for delivery in batch {
+                                    input.acks.received(delivery)
+                                    if delivery.isBodyDropped {
+                                        try self.refuseOversized(delivery, acks: input.acks)
+                                        continue
+                                    }
+                                    metrics.inFlight.increment()
+                                    let message = InboundMessage(delivery)
+                                    let span = self.tracing?.startProcessing(message)
+                                    submitting.append(
+                                        (message, Received(delivery, from: input, span: span),
+                                            span?.context ?? ServiceContext.current))
                                 }
-                                metrics.inFlight.increment()
-                                let message = InboundMessage(delivery)
-                                guard let tracing = self.tracing else {
-                                    scheduler.submit(
-                                        message, tag: Received(intake: Intake(delivery: delivery), input: input))
-                                    continue
-                                }
-                                let span = tracing.startProcessing(message)
-                                ServiceContext.withValue(span.context) {
-                                    scheduler.submit(
-                                        message,
-                                        tag: Received(intake: Intake(delivery: delivery, span: span), input: input))
-                                }
+                                scheduler.submit(submitting)
+                                submitting.removeAll(keepingCapacity: true)
                             }
                         }
                     }
@@ -308,7 +313,7 @@ final class BrokerSession: Sendable {
     private func publish(
         _ completion: ResponseScheduler<Received>.Completion, on channel: AMQPChannel
     ) throws(AMQPError) -> Settlement {
-        let delivery = completion.tag.intake.delivery
+        let delivery = completion.tag.delivery
         let limits = channel.publishLimits
         var publications: [Publication]
         var outcome: WorkerMetrics.Outcome
@@ -355,7 +360,7 @@ final class BrokerSession: Sendable {
             reason = .unpublishable
         }
         var publishSpan: (any Span)?
-        if let tracing, let span = completion.tag.intake.span {
+        if let tracing, let span = completion.tag.span {
             if let event = completion.event { tracing.describe(span, event: event) }
             if case .completed = completion.outcome, reason == nil { tracing.stamp(&publications, with: span) }
             if !publications.isEmpty { publishSpan = tracing.startPublishing(publications.count, of: span) }
@@ -399,14 +404,14 @@ final class BrokerSession: Sendable {
             switch error {
             case .nacked, .returned:
                 defer { metrics.inFlight.decrement() }
-                let intake = settlement.received.intake
-                if let tracing, let span = intake.span {
+                let received = settlement.received
+                if let tracing, let span = received.span {
                     tracing.finish(span, outcome: .retried, reason: nil)
                 }
                 logger.error(
                     "the broker refused an output; the input goes back to the queue",
-                    metadata: ["message-id": "\(intake.delivery.properties.messageID ?? "")", "error": "\(error)"])
-                try settlement.received.input.acks.settle(intake.delivery.deliveryTag, accepted: false)
+                    metadata: ["message-id": "\(received.delivery.properties.messageID ?? "")", "error": "\(error)"])
+                try received.input.acks.settle(received.delivery.deliveryTag, accepted: false)
                 return false
             default:
                 throw error
@@ -421,7 +426,7 @@ final class BrokerSession: Sendable {
     /// `multiple` ack where their tags allow it. The end-to-end duration is taken once their acks are sent.
     private func acknowledge(_ settlements: [Settlement]) throws {
         for settlement in settlements {
-            try settlement.received.input.acks.settle(settlement.received.intake.delivery.deliveryTag, accepted: true)
+            try settlement.received.input.acks.settle(settlement.received.delivery.deliveryTag, accepted: true)
         }
         var sent: [ObjectIdentifier] = []
         for settlement in settlements where !sent.contains(ObjectIdentifier(settlement.received.input.acks)) {
@@ -430,7 +435,7 @@ final class BrokerSession: Sendable {
             try acks.sendAcks()
         }
         for settlement in settlements {
-            if let tracing, let span = settlement.received.intake.span {
+            if let tracing, let span = settlement.received.span {
                 tracing.finish(span, outcome: settlement.outcome, reason: settlement.reason)
             }
             metrics.record(settlement.outcome)

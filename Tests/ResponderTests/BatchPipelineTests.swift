@@ -140,4 +140,26 @@ import WorkerHarness
         #expect(handles.allSatisfy { $0.traceID == process.traceID && $0.parentSpanID == process.spanID })
         #expect(Set(commits.map(\.parentSpanID)) == Set(handles.map(\.spanID)))
     }
+
+    /// With a hold on retryable failures, an event that fails holds back its notification's later events of the batch:
+    /// they are not handled and get no outcome; other notifications go on.
+    @Test func aHoldingOutcomeLeavesItsNotificationsLaterEventsUnhandled() async throws {
+        let recorder = InPlaceRetryTests.FlakyRecorder(failing: ["a/1": 1])
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(recorder)
+        let store = InMemoryStateStore()
+        let pipeline = ResponsePipeline(registry: registry, store: store, logger: .quiet)
+        let inputs = try [("a/1", "a"), ("b/1", "b"), ("a/2", "a"), ("b/2", "b")].map {
+            try pipeline.decode(Events.message(Events.response(id: $0.0, request: $0.1)))
+        }
+        let outcomes = await pipeline.handle(
+            inputs, concurrency: 2, under: [], holdingBack: { $0.isRetryableFailure == true })
+
+        #expect(outcomes[0]?.isRetryableFailure == true)
+        #expect(outcomes[1]?.disposition == .noUpdate)
+        #expect(outcomes[2] == nil)
+        #expect(outcomes[3]?.disposition == .noUpdate)
+        #expect(recorder.handled.filter { $0.hasPrefix("a/") } == ["a/1!"])
+        #expect(await store.notification("a") == nil)
+    }
 }

@@ -50,12 +50,19 @@ import WorkerHarness
         }
     }
 
+    /// Runs `messages` through `scheduler`, submitted while it runs, or before it starts when `oneBatch` (then they
+    /// are all handled in its first batch).
     private static func runAll<Tag: Sendable>(
-        _ scheduler: ResponseScheduler<Tag>, _ messages: [(InboundMessage, Tag)]
+        _ scheduler: ResponseScheduler<Tag>, _ messages: [(InboundMessage, Tag)], oneBatch: Bool = false
     ) async -> [ResponseScheduler<Tag>.Completion] {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await scheduler.run() }
+        if oneBatch {
             for (message, tag) in messages { scheduler.submit(message, tag: tag) }
+        }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            if !oneBatch {
+                for (message, tag) in messages { scheduler.submit(message, tag: tag) }
+            }
             scheduler.finish()
             var completions: [ResponseScheduler<Tag>.Completion] = []
             for await completion in scheduler.completions { completions.append(completion) }
@@ -120,7 +127,9 @@ import WorkerHarness
             pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet),
             maxConcurrentNotifications: 2)
         let messages = ["a", "b"].map { (Events.message(Events.response(id: "\($0)-1", request: $0)), $0) }
-        let completions = await Self.runAll(scheduler, messages)
+        // In one batch: a batch is handled to its end before the next starts, so two notifications' events run side
+        // by side only within one.
+        let completions = await Self.runAll(scheduler, messages, oneBatch: true)
         #expect(Set(completions.map(\.tag)) == ["a", "b"])
     }
 

@@ -50,6 +50,50 @@ import WorkerHarness
         try store.close()
     }
 
+    /// A batch whose transaction fills the file: SQLite may roll the transaction back itself on SQLITE_FULL, and
+    /// nothing of the batch may then be written outside it. What the store holds afterwards is exactly what its
+    /// results say: each commit reported committed is stored with its outputs, and no other is stored at all.
+    @Test func aBatchThatFillsTheFileStoresExactlyWhatItsResultsSay() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.sqlite")
+        let filler = try SQLiteStateStore(path: path)
+        for n in 0..<40 { #expect(try await filler.commit(commit("old-\(n)", outputSize: 4_000)) == .committed) }
+        try filler.close()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+
+        let store = try SQLiteStateStore(path: path, maximumSize: size + 8 * 4096)
+        // Commits of notifications of their own, as a worker's batch holds: each writes a record, an inbox entry and
+        // an output.
+        let batch = (0..<60).map { n in
+            let entry = commit("batch-\(n)", outputSize: 1_500).inboxEntry
+            let record = NotificationRecord(
+                requestIdentifier: "note-batch-\(n)", categoryIdentifier: "photo-category",
+                actions: [NotificationAction(identifier: "action-\(n)", title: "")], handlerStates: ["h": Array(repeating: 7, count: 1_500)])
+            return StateCommit(
+                inboxEntry: InboxEntry(
+                    source: entry.source, eventID: entry.eventID, requestIdentifier: record.requestIdentifier,
+                    outputs: entry.outputs, processedAt: entry.processedAt),
+                notification: record)
+        }
+        let results = try await store.commit(batch)
+        #expect(results.contains { if case .failure = $0 { true } else { false } }, "60 commits of 3 kB fit in 32 kB more")
+        let snapshots = try await store.load(
+            batch.map {
+                StateLoad(requestIdentifier: $0.inboxEntry.requestIdentifier, source: "/tests", eventID: $0.inboxEntry.eventID)
+            })
+        for (index, (result, snapshot)) in zip(results, snapshots).enumerated() {
+            let committed = if case .success(.committed) = result { true } else { false }
+            switch try snapshot.get() {
+            case .processed(let outputs):
+                #expect(committed, "batch-\(index) is stored, its result \(result)")
+                #expect(outputs == batch[index].inboxEntry.outputs, "batch-\(index) is stored without its outputs")
+            default:
+                #expect(!committed, "batch-\(index) is reported committed and not stored")
+            }
+        }
+        try store.close()
+    }
+
     /// Another process holding the write lock past the busy timeout: SQLITE_BUSY, as StateStoreUnavailable.
     @Test func aLockHeldPastTheBusyTimeoutMakesTheStoreUnavailable() async throws {
         let directory = try TemporaryDirectory()

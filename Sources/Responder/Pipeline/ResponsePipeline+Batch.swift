@@ -19,11 +19,30 @@ extension ResponsePipeline {
     /// With a ``PipelineConfiguration/tracer``, each event's handling is a `handle` span (its part of the store
     /// commit a `commit` span within it), a child of the span in the task's service context.
     public func handle(_ batch: [DecodedInput], concurrency: Int = 1) async -> [ResponseOutcome] {
-        let members = batch.map { BatchMember(input: $0, log: ResponseLog(logger, for: $0), span: startSpan("handle")) }
+        await handle(batch, concurrency: concurrency, under: [], holdingBack: nil).map { $0! }
+    }
+
+    /// Handles a batch as ``handle(_:concurrency:)`` does, with each event's `handle` span a child of its context in
+    /// `parents` (by position; the task's service context where it is nil or `parents` is empty), and with
+    /// `holdingBack`: an event whose outcome it accepts holds back its notification's later events of the batch,
+    /// which are then not handled (their outcome is nil), so that none of them overtakes it. Other notifications go
+    /// on. What ordered mode's retries and store waits in place need.
+    public func handle(
+        _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
+        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
+    ) async -> [ResponseOutcome?] {
+        let members = batch.indices.map { index in
+            BatchMember(
+                input: batch[index], log: ResponseLog(logger, for: batch[index]),
+                span: startSpan("handle", under: parents.isEmpty ? nil : parents[index]))
+        }
         var outcomes = [ResponseOutcome?](repeating: nil, count: batch.count)
         var conflicts = [Int](repeating: 0, count: batch.count)
         var receivers = [Route.Receiver?](repeating: nil, count: batch.count)
         var pending: [Int] = []
+        // The first event of each notification whose outcome holds back the notification's later ones.
+        var holding: [String: Int] = [:]
+        var committed: Set<Int> = []
         for (index, member) in members.enumerated() {
             guard case .response(let response) = member.input else {
                 // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification.
@@ -46,7 +65,7 @@ extension ResponsePipeline {
             let round = Round(
                 members: members, receivers: receivers, pending: pending,
                 snapshots: Dictionary(uniqueKeysWithValues: zip(pending, snapshots)))
-            let handlings = await handleChains(of: round, concurrency: concurrency)
+            let handlings = await handleChains(of: round, concurrency: concurrency, holdingBack: holds)
             var committing: [(index: Int, commit: StateCommit)] = []
             var next: [Int] = []
             for index in pending {
@@ -54,6 +73,7 @@ extension ResponsePipeline {
                 case .done(let outcome): outcomes[index] = outcome
                 case .commit(let commit): committing.append((index, commit))
                 case .later: next.append(index)
+                case .held: break
                 }
             }
             let results = await commit(committing.map(\.commit), spans: committing.map { members[$0.index].span })
@@ -64,6 +84,7 @@ extension ResponsePipeline {
                     storeFailures.worked()
                     switch result {
                     case .committed:
+                        committed.insert(index)
                         try? configuration.stepReached?(.afterCommit)
                         let outputs = commit.inboxEntry.outputs
                         outcomes[index] = .completed(outputs: outputs, disposition: outputs.isEmpty ? .noUpdate : .updated)
@@ -86,10 +107,25 @@ extension ResponsePipeline {
                     outcomes[index] = storeFailure(error, of: member.input)
                 }
             }
+            if let holds {
+                for index in pending where holding[members[index].input.requestIdentifier] == nil {
+                    if let outcome = outcomes[index], holds(outcome) { holding[members[index].input.requestIdentifier] = index }
+                }
+                // The later events of a held notification are left unhandled, whatever this round made of them,
+                // unless their commit went through (a store that breaks no chain after a failed commit).
+                next.removeAll { index in holding[members[index].input.requestIdentifier].map { $0 < index } ?? false }
+                for index in pending where !committed.contains(index) {
+                    if let first = holding[members[index].input.requestIdentifier], first < index { outcomes[index] = nil }
+                }
+            }
             pending = next.sorted()
         }
         return members.indices.map { index in
-            let outcome = outcomes[index]!
+            guard let outcome = outcomes[index] else {
+                // Held back: handled again later, in a span of its own.
+                members[index].span?.end()
+                return nil
+            }
             if receivers[index] != nil || members[index].input.responseEvent == nil {
                 members[index].log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
             }
@@ -126,6 +162,8 @@ extension ResponsePipeline {
         /// It repeats an earlier event of its notification in the round: it is handled in the next round, after that
         /// one's commit, so a redelivery in the same batch runs no handler twice.
         case later
+        /// An earlier event of its notification has an outcome that holds the notification's later events back.
+        case held
     }
 
     /// The store's snapshot for each input, in order.
@@ -161,7 +199,9 @@ extension ResponsePipeline {
 
     /// Runs the chains of the round's notifications, at most `concurrency` at once; the handling of each pending
     /// member, by batch position.
-    private func handleChains(of round: Round, concurrency: Int) async -> [Int: Handling] {
+    private func handleChains(
+        of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
+    ) async -> [Int: Handling] {
         var chains: [[Int]] = []
         var chainOf: [String: Int] = [:]
         for index in round.pending {
@@ -178,22 +218,29 @@ extension ResponsePipeline {
             var next = chains.makeIterator()
             for _ in 0..<max(1, concurrency) {
                 guard let chain = next.next() else { break }
-                group.addTask { await handleChain(chain, of: round) }
+                group.addTask { await handleChain(chain, of: round, holdingBack: holds) }
             }
             while let handled = await group.next() {
                 for (index, handling) in handled { handlings[index] = handling }
-                if let chain = next.next() { group.addTask { await handleChain(chain, of: round) } }
+                if let chain = next.next() { group.addTask { await handleChain(chain, of: round, holdingBack: holds) } }
             }
             return handlings
         }
     }
 
-    /// Handles the events of one notification in the round, in order, each on the state the one before it left.
-    private func handleChain(_ chain: [Int], of round: Round) async -> [(Int, Handling)] {
+    /// Handles the events of one notification in the round, in order, each on the state the one before it left, up to
+    /// one whose outcome `holds` accepts.
+    private func handleChain(
+        _ chain: [Int], of round: Round, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
+    ) async -> [(Int, Handling)] {
         var current: NotificationRecord?
         var seen: Set<[String]> = []
         var handled: [(Int, Handling)] = []
-        for index in chain {
+        for (position, index) in chain.enumerated() {
+            if let holds, let (_, last) = handled.last, case .done(let outcome) = last, holds(outcome) {
+                handled += chain[position...].map { ($0, .held) }
+                break
+            }
             let member = round.members[index]
             let input = member.input
             guard seen.insert([input.source, input.id]).inserted else {

@@ -36,6 +36,19 @@ public final class HandOff<Element: Sendable>: AsyncSequence, Sendable {
         waiting?.resume()
     }
 
+    /// Queues `elements`, in order, with one lock round trip and at most one wake-up; does nothing once
+    /// ``finish()`` was called.
+    public func yield(contentsOf elements: [Element]) {
+        guard !elements.isEmpty else { return }
+        let waiting = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            guard !state.finished else { return nil }
+            state.queued += elements
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume()
+    }
+
     /// Says nothing more comes: the consumer takes what is queued, then its ``take(into:)`` returns `false`.
     public func finish() {
         let waiting = state.withLock { state -> UnsafeContinuation<Void, Never>? in

@@ -1,11 +1,12 @@
-import DequeModule
 import Foundation
 import NotificationEvents
 import Tracing
 
-/// Feeds input messages through a ``ResponsePipeline`` in the order that keeps per-notification state right:
-/// the events of one notification are handled one at a time, in the order they were submitted; events of
-/// different notifications are handled concurrently, at most `maxConcurrentNotifications` at once.
+/// Feeds input messages through a ``ResponsePipeline`` a batch at a time, in the order that keeps per-notification
+/// state right: everything submitted since the last pass is decoded and handled as one batch
+/// (``ResponsePipeline/handle(_:concurrency:under:holdingBack:)``), where the events of one notification are handled
+/// in the order they were submitted and the chains of different notifications concurrently, at most
+/// `maxConcurrentNotifications` at once; the next batch is handled once this one's outcomes are reported.
 ///
 /// A message that does not decode has no notification: its dead-letter outcome is reported at once.
 /// Each outcome is reported on ``completions`` as soon as it is known, tagged with what the caller submitted
@@ -18,10 +19,10 @@ import Tracing
 /// for await completion in scheduler.completions { ... }   // publish outputs, then ack completion.tag
 /// ```
 /// With retry delays in place (ordered mode), a retryable failure is handled again after each delay while the
-/// notification's later events wait behind it, and only the last failure is reported: a retry never lets a later
-/// event overtake the one that failed. Other notifications go on meanwhile. With a wait in place (ordered mode too),
-/// an event that meets an outage (an unavailable state store or dependency) is handled again once the wait returns,
-/// in the same way.
+/// notification's later events wait behind it, in its batch and in later ones, and only the last failure is
+/// reported: a retry never lets a later event overtake the one that failed. Other notifications go on meanwhile, in
+/// the next batches. With a wait in place (ordered mode too), an event that meets an outage (an unavailable state
+/// store or dependency) is handled again once the wait returns, in the same way.
 ///
 /// The caller bounds how many messages are outstanding (e.g. with the consumer's prefetch); queued messages
 /// wait in memory.
@@ -44,8 +45,9 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
 
     private enum Event: Sendable {
         case submitted(InboundMessage, Tag, ServiceContext?)
+        /// The event of a notification that held it back is settled: its later events may be handled;
         /// `abandoned` when the event's delay or store wait in place was given up, so it was not reported.
-        case finishedHandling(requestIdentifier: String, abandoned: Bool)
+        case released(requestIdentifier: String, abandoned: Bool)
         case noMoreInput
     }
 
@@ -83,11 +85,17 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         self.waitInPlace = waitInPlace
     }
 
-    /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``, and
-    /// from one task at a time: the order of the calls is the arrival order. The pipeline handles the message in the
-    /// caller's service context (its trace, for the pipeline's spans).
+    /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``. The
+    /// order of the calls is the arrival order, so a notification's messages are submitted from one task. The
+    /// pipeline handles the message in the caller's service context (its trace, for the pipeline's spans).
     public func submit(_ message: InboundMessage, tag: Tag) {
         events.yield(.submitted(message, tag, ServiceContext.current))
+    }
+
+    /// Queues `messages` in order, as ``submit(_:tag:)`` does each with its tag: what arrived together is handed
+    /// over in one step.
+    public func submit(_ messages: [(message: InboundMessage, tag: Tag, context: ServiceContext?)]) {
+        events.yield(contentsOf: messages.map { .submitted($0.message, $0.tag, $0.context) })
     }
 
     /// Says no more messages will be submitted: ``run()`` returns once every submitted message has completed.
@@ -99,84 +107,94 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// task is cancelled (handlers then see the cancellation). Call once.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            var queues: [String: Deque<Queued>] = [:]
-            var ready = Deque<String>()
-            var running = 0
-            var inputEnded = false
+            // Notifications whose event waits in place (a retry or a store wait): their later events, in order.
+            var held: [String: [Queued]] = [:]
             // Notifications with an event given up in place: their later events wait for the broker's redelivery.
             var abandoned: Set<String> = []
-
-            func startReadyNotifications() {
-                while running < maxConcurrentNotifications, let key = ready.popFirst() {
-                    let next = queues[key]!.popFirst()!
-                    running += 1
-                    group.addTask { [self] in
-                        // No outcome: the event's wait was given up (the session ended), so nothing is reported and
-                        // its input stays unacknowledged: the broker redelivers it, still ahead of the others.
-                        guard let handled = await handleInPlace(next) else {
-                            events.yield(.finishedHandling(requestIdentifier: key, abandoned: true))
-                            return
+            var inputEnded = false
+            // Everything that arrived since the last pass is one batch: one wake-up, one store load and one commit
+            // for a burst of deliveries.
+            var taken: [Event] = []
+            var batch: [Queued] = []
+            while await events.take(into: &taken) {
+                for event in taken {
+                    switch event {
+                    case .submitted(let message, let tag, let context):
+                        do throws(InputRejection) {
+                            let input = try pipeline.decode(message)
+                            let key = input.requestIdentifier
+                            let queued = Queued(input: input, tag: tag, context: context)
+                            if abandoned.contains(key) { continue }
+                            if held[key] != nil { held[key]!.append(queued) } else { batch.append(queued) }
+                        } catch {
+                            completions.yield(
+                                Completion(
+                                    tag: tag, message: message, event: nil, outcome: error.outcome, retriedInPlace: 0,
+                                    firstFailureInPlace: nil))
                         }
-                        completions.yield(
-                            Completion(
-                                tag: next.tag, message: next.input.message, event: next.input.responseEvent,
-                                outcome: handled.outcome, retriedInPlace: handled.retried,
-                                firstFailureInPlace: handled.firstFailure))
-                        events.yield(.finishedHandling(requestIdentifier: key, abandoned: false))
+                    case .released(let key, let gaveUp):
+                        let waiting = held.removeValue(forKey: key) ?? []
+                        if gaveUp { abandoned.insert(key) } else { batch += waiting }
+                    case .noMoreInput:
+                        inputEnded = true
                     }
                 }
-            }
-
-            func handle(_ event: Event) {
-                switch event {
-                case .submitted(let message, let tag, let context):
-                    do throws(InputRejection) {
-                        let input = try pipeline.decode(message)
-                        let key = input.requestIdentifier
-                        guard !abandoned.contains(key) else { break }
-                        if queues[key] == nil {
-                            queues[key] = Deque()
-                            ready.append(key)
-                        }
-                        queues[key]!.append(Queued(input: input, tag: tag, context: context))
-                    } catch {
-                        completions.yield(
-                            Completion(tag: tag, message: message, event: nil, outcome: error.outcome, retriedInPlace: 0,
-                                firstFailureInPlace: nil))
-                    }
-                case .finishedHandling(let key, let gaveUp):
-                    running -= 1
-                    if gaveUp {
-                        abandoned.insert(key)
-                        queues[key] = nil
-                    } else if queues[key]!.isEmpty {
-                        queues[key] = nil
-                    } else {
-                        ready.append(key)
-                    }
-                case .noMoreInput:
-                    inputEnded = true
+                taken.removeAll(keepingCapacity: true)
+                if !batch.isEmpty {
+                    await handle(batch, holding: &held, in: &group)
+                    batch.removeAll(keepingCapacity: true)
                 }
-            }
-
-            // Everything that arrived since the last pass is handled in one: one wake-up for a burst of
-            // deliveries and completions, and notifications start once per pass.
-            var batch: [Event] = []
-            while await events.take(into: &batch) {
-                for event in batch { handle(event) }
-                batch.removeAll(keepingCapacity: true)
-                startReadyNotifications()
-                if inputEnded, running == 0, queues.isEmpty { break }
+                if inputEnded, held.isEmpty { break }
             }
         }
         events.finish()
         completions.finish()
     }
 
-    /// Handles `queued`, again after each retry delay in place and after each store wait in place; nil when a
-    /// delay or wait was cancelled or given up.
-    private func handleInPlace(_ queued: Queued) async -> (outcome: ResponseOutcome, retried: Int, firstFailure: Date?)? {
-        var outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input) }
+    /// Handles `batch` and reports its outcomes; an event whose outcome holds its notification back waits in place in
+    /// a task of `group`, and its notification's later events of the batch join `held`.
+    private func handle(_ batch: [Queued], holding held: inout [String: [Queued]], in group: inout DiscardingTaskGroup) async {
+        let outcomes = await pipeline.handle(
+            batch.map(\.input), concurrency: maxConcurrentNotifications, under: batch.map(\.context),
+            holdingBack: { [self] in holdsBack($0) })
+        for (queued, outcome) in zip(batch, outcomes) {
+            let key = queued.input.requestIdentifier
+            // Behind an event of its notification that holds it back, earlier in the batch: without an outcome, or
+            // (from a store that broke no chain) committed, to be reported after that event from the inbox.
+            guard held[key] == nil, let outcome else {
+                held[key]!.append(queued)
+                continue
+            }
+            guard holdsBack(outcome) else {
+                completions.yield(
+                    Completion(
+                        tag: queued.tag, message: queued.input.message, event: queued.input.responseEvent, outcome: outcome,
+                        retriedInPlace: 0, firstFailureInPlace: nil))
+                continue
+            }
+            held[key] = []
+            group.addTask { [self] in
+                // No outcome: the event's wait was given up (the session ended), so nothing is reported and its
+                // input stays unacknowledged: the broker redelivers it, still ahead of the others.
+                let settled = await settleInPlace(queued, after: outcome)
+                if let settled { completions.yield(settled) }
+                events.yield(.released(requestIdentifier: key, abandoned: settled == nil))
+            }
+        }
+    }
+
+    /// Whether `outcome` waits in place, holding back its notification's later events.
+    private func holdsBack(_ outcome: ResponseOutcome) -> Bool {
+        switch outcome {
+        case .failed(_, retryable: true): !retryDelaysInPlace.isEmpty
+        default: outcome.unavailability != nil && waitInPlace != nil
+        }
+    }
+
+    /// Handles `queued`, whose first handling ended with `first`, again after each retry delay in place and after each
+    /// wait in place, and returns its completion; nil when a delay or wait was cancelled or given up.
+    private func settleInPlace(_ queued: Queued, after first: ResponseOutcome) async -> Completion? {
+        var outcome = first
         var retried = 0
         var firstFailure: Date?
         while true {
@@ -187,7 +205,9 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 guard (try? await Task.sleep(for: retryDelaysInPlace[retried - 1])) != nil else { return nil }
             default:
                 guard let unavailability = outcome.unavailability, let waitInPlace else {
-                    return (outcome, retried, firstFailure)
+                    return Completion(
+                        tag: queued.tag, message: queued.input.message, event: queued.input.responseEvent,
+                        outcome: outcome, retriedInPlace: retried, firstFailureInPlace: firstFailure)
                 }
                 // Not the event's failure: it keeps its retries for its own faults.
                 guard (try? await waitInPlace(unavailability)) != nil else { return nil }

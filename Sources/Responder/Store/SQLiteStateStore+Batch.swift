@@ -25,14 +25,20 @@ extension SQLiteStateStore {
         do {
             let (results, after) = try await pool.write { db in
                 var chains = before
+                var failure: MemberFailure?
                 let results = chains.write(batch) { commit in
+                    // After a failed statement SQLite may have rolled the transaction back itself (SQLITE_FULL,
+                    // SQLITE_IOERR, ...): a later statement would then commit alone, outside the batch, part of a
+                    // commit without the rest (an inbox entry without its outputs). Nothing more is written.
+                    if let failure { throw failure }
                     do {
                         return try apply(commit, in: db)
                     } catch {
-                        throw MemberFailure(underlying: error)
+                        failure = MemberFailure(underlying: error)
+                        throw failure!
                     }
                 }
-                for case .failure(let failure) in results { throw failure }
+                if let failure { throw failure }
                 return (results, chains)
             }
             chains = after
