@@ -89,7 +89,7 @@ let package = Package(
                 // To hold another connection's write lock open, which GRDB refuses to do.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                "WorkerHarness",
+                "BrokerHarness", "WorkerHarness",
             ]
         ),
 
@@ -103,7 +103,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ResponderTestingTests",
-            dependencies: ["ResponderTesting", "RedGreenExample", "Responder", "NotificationEvents", "WorkerHarness"]
+            dependencies: [
+                "ResponderTesting", "RedGreenExample", "Responder", "NotificationEvents", "BrokerHarness",
+                "WorkerHarness",
+            ]
         ),
 
         .target(
@@ -128,7 +131,7 @@ let package = Package(
                 "RedGreenExample",
                 "Responder",
                 "NotificationEvents",
-                "WorkerHarness",
+                "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -162,23 +165,28 @@ let package = Package(
             ]
         ),
 
-        // What every test target shares: the test broker and its control (rabbitmqctl, forced closes), a topology
-        // per test, `responder run` and other child processes, probes of the queues, event builders, log capture,
-        // and the paths to fixtures and binaries.
+        // Test support in two layers, so that a room's tests link only what they test. Suites that need the broker
+        // are named `…BrokerTests`; `…Tests` need none (the PostgreSQL store's cases read POSTGRES_URL).
+        // The broker alone, on the AMQP client: the test broker and its control (rabbitmqctl, forced closes),
+        // throwaway nodes, child processes, a faulty proxy, queue counts, waiting for a condition, free ports.
+        .target(name: "BrokerHarness", dependencies: ["AMQP"], path: "Tests/BrokerHarness"),
+        // The worker on top of it: a topology per test, `responder run` as a child process, probes of the queues,
+        // event builders, log capture, and the paths to fixtures and the `responder` executable.
         .target(
             name: "WorkerHarness",
             dependencies: [
-                "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample",
+                "BrokerHarness", "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/WorkerHarness"
         ),
-        .testTarget(name: "AMQPIntegrationTests", dependencies: ["AMQP", "WorkerHarness"]),
+        .testTarget(name: "AMQPBrokerTests", dependencies: ["AMQP", "BrokerHarness"]),
         // The worker against the broker: `responder run` and in-process workers on a topology of each test's own.
         .testTarget(
-            name: "ResponderWorkerTests",
+            name: "ResponderWorkerBrokerTests",
             dependencies: [
-                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "WorkerHarness",
+                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "BrokerHarness",
+                "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -187,9 +195,10 @@ let package = Package(
         // The worker's and the intake's logic without a broker: message mapping, failure routing, the topology's
         // plan, acknowledgement tracking, backoff, latency buckets, and the fuzzer's regression inputs.
         .testTarget(
-            name: "ResponderWorkerUnitTests",
+            name: "ResponderWorkerTests",
             dependencies: [
                 "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "IntakeFuzzing",
+                "BrokerHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -224,7 +233,8 @@ let package = Package(
             name: "ResponderToolTests",
             dependencies: [
                 "ResponderCommands", "ResponderWorker", "ResponderPostgres", "Responder", "RedGreenExample",
-                "NotificationEvents", "AMQP", "WorkerHarness", .product(name: "Logging", package: "swift-log"),
+                "NotificationEvents", "AMQP", "BrokerHarness", "WorkerHarness",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["asyncapi_check.py"]
         ),
@@ -232,13 +242,15 @@ let package = Package(
         // the Grafana dashboard's queries against a running worker's /metrics.
         .testTarget(
             name: "ResponderToolBrokerTests",
-            dependencies: ["AMQP", "NotificationEvents", "Responder", "ResponderWorker", "WorkerHarness"]
+            dependencies: [
+                "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "BrokerHarness", "WorkerHarness",
+            ]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "WorkerHarness",
+                "BrokerHarness", "WorkerHarness",
                 "AMQP",
                 "NotificationEvents",
                 "Responder",

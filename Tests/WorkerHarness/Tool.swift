@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 
 /// A `responder` command (or any program) running as a child process, its stdout and stderr in files of their own

@@ -1,3 +1,4 @@
+import BrokerHarness
 import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -110,39 +111,5 @@ public final class WorkerProcess: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-}
-
-/// Polls `condition` every 100 ms until it holds; throws, naming `what`, after `timeout`.
-public func waitFor(
-    timeout: Duration = .seconds(60), _ what: String, _ condition: @Sendable () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw HarnessError("timed out after \(timeout) waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(100))
-    }
-}
-
-/// A TCP port nothing listens on now, found by binding port 0.
-public enum FreePort {
-    public static func find() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw HarnessError("socket() failed") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-        }
-        guard bound == 0 else { throw HarnessError("bind() failed") }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard named == 0 else { throw HarnessError("getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,4 +1,5 @@
 import AMQP
+import BrokerHarness
 import Foundation
 import WorkerHarness
 
