@@ -1,7 +1,7 @@
 import NotificationEvents
 import Responder
 
-/// What handling one response did, as typed values: the update and dismissal it published, the messages its
+/// What handling one response did, as typed values: the update, dismissal or removal it published, the messages its
 /// handlers sent, and how it ended.
 public struct HandledResponse: Sendable {
     /// The pipeline's outcome, exactly as the worker acts on it.
@@ -14,6 +14,10 @@ public struct HandledResponse: Sendable {
     /// The dismissals the response published (one when a handler answered `.dismiss` or
     /// `.dismissAndForwardAction`), decoded from the bytes the worker would publish.
     public let dismissals: [NotificationDismissedEvent]
+
+    /// The removals the response published (one when the app delegate called `removeNotification()`), decoded from
+    /// the bytes the worker would publish.
+    public let removals: [NotificationRemovedEvent]
 
     /// The messages the handlers sent through the outbox, in order, as the worker would publish them to their
     /// declared destinations.
@@ -38,6 +42,8 @@ public struct HandledResponse: Sendable {
             .map { try EventCodec.decodeActionSetUpdateEvent($0.body) }
         dismissals = try outputs.filter { $0.properties.type == EventType.notificationDismissed }
             .map { try EventCodec.decodeDismissedEvent($0.body) }
+        removals = try outputs.filter { $0.properties.type == EventType.notificationRemoved }
+            .map { try EventCodec.decodeRemovedEvent($0.body) }
     }
 
     /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`, `stale`), or nil when it was not

@@ -2,7 +2,7 @@ import Logging
 import NotificationEvents
 
 /// What the app tier knows about the response it handles besides the response itself, and what it may do: read and
-/// replace the notification's actions, dismiss it, and send messages of its own through the outbox.
+/// replace the notification's actions, dismiss or remove it, and send messages of its own through the outbox.
 public struct DelegateContext: Sendable {
     /// The id of the event being handled.
     public var eventID: String { log.eventID }
@@ -31,6 +31,9 @@ public struct DelegateContext: Sendable {
 
     /// Whether ``dismissNotification()`` was called during this call.
     public var dismissesNotification: Bool { requests.dismissesNotification }
+
+    /// Whether ``removeNotification()`` was called during this call.
+    public var removesNotification: Bool { requests.removesNotification }
 
     /// The messages handed to ``send(_:to:contentType:type:)`` for this response, in order (the forwarding
     /// extension's first).
@@ -64,6 +67,14 @@ public struct DelegateContext: Sendable {
     /// after its action-set update if it has one. A forwarded response's extension already dismissed it.
     public mutating func dismissNotification() {
         requests.dismissesNotification = true
+    }
+
+    /// Removes the notification, as `removeDeliveredNotifications(withIdentifiers:)` does in the app: the response
+    /// publishes a removal (`notification.removed.v1`) instead of an action-set update or a dismissal, the stored state
+    /// ends (the notification's handler states and buttons go; its version stays, raised), and a later response to
+    /// it is stale, as after a lifecycle event's removal. Messages sent through the outbox still go out.
+    public mutating func removeNotification() {
+        requests.removesNotification = true
     }
 
     /// Hands the outbox `body` to send to `destination`, one the registration declared

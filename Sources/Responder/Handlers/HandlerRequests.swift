@@ -1,6 +1,7 @@
 import NotificationEvents
 
-/// What the handlers of one response asked for besides their own state: new buttons, a dismissal, messages to send.
+/// What the handlers of one response asked for besides their own state: new buttons, a dismissal or a removal,
+/// messages to send.
 /// Both tiers' contexts keep it (an extension hands it on to the app delegate it forwards to), and the pipeline turns
 /// it into the response's outputs.
 struct HandlerRequests: Sendable, Hashable {
@@ -10,6 +11,8 @@ struct HandlerRequests: Sendable, Hashable {
     var didSetNotificationActions = false
     /// Whether the app delegate dismissed the notification (an extension answers with its `ResponseOption`).
     var dismissesNotification = false
+    /// Whether the app delegate removed the notification: its state ends (a tombstone) and a removal is published.
+    var removesNotification = false
     /// The messages handlers sent, in order.
     var sentMessages: [SentMessage] = []
 

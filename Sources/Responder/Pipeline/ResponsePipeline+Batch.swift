@@ -330,7 +330,7 @@ extension ResponsePipeline {
                 StateCommit(
                     inboxEntry: entry, notification: changed,
                     actionsChanged: startsFresh || handled.record.actions != stored.actions,
-                    replacesHandlerStates: startsFresh))
+                    replacesHandlerStates: startsFresh || handled.record.isRemoved))
         } catch let failure as HandlerRunError {
             if let unavailable = failure.underlying as? DependencyUnavailable, let handler = failure.handler,
                 dependencyFailures.failed(handler, input.event.id)

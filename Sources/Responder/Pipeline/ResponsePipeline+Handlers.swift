@@ -43,20 +43,29 @@ extension ResponsePipeline {
             }
         }
         if responseOption == .doNotDismiss, requests.dismissesNotification { responseOption = .dismiss }
-        updated.actions = requests.notificationActions
+        if requests.removesNotification {
+            updated = NotificationRecord(
+                requestIdentifier: record.requestIdentifier, categoryIdentifier: record.categoryIdentifier, actions: [],
+                version: record.version, notificationDate: record.notificationDate, isRemoved: true)
+        } else {
+            updated.actions = requests.notificationActions
+        }
         return HandledResponse(
             record: updated, outputs: try outputs(of: requests, responseOption: responseOption, for: input, on: record))
     }
 
-    /// The outputs of what a response's handlers asked for, in a fixed order: the action-set update, the dismissal,
-    /// then the messages sent, each at the version the commit gives the notification.
+    /// The outputs of what a response's handlers asked for, in a fixed order: the action-set update and the dismissal,
+    /// or instead the removal, then the messages sent, each at the version the commit gives the notification.
     private func outputs(
         of requests: HandlerRequests, responseOption: ResponseOption, for input: DecodedResponse,
         on record: NotificationRecord
     ) throws -> [OutboundMessage] {
         let version = record.version + 1
         var outputs: [OutboundMessage] = []
-        if requests.didSetNotificationActions {
+        if requests.removesNotification {
+            // The device drops the notification: new buttons or a dismissal would say nothing more.
+            outputs.append(configuration.deviceCommand(Removal.self, causedBy: input, version: version, to: outputExchange))
+        } else if requests.didSetNotificationActions {
             outputs.append(
                 configuration.actionSetUpdate(
                     causedBy: input, responseOption: responseOption, actions: requests.notificationActions,
@@ -64,7 +73,7 @@ extension ResponsePipeline {
         }
         // After the update, if any: the device shows the new buttons' state before it lets the notification go,
         // and a push sender that applies both (same version, same input) in arrival order ends dismissed.
-        if responseOption != .doNotDismiss {
+        if responseOption != .doNotDismiss, !requests.removesNotification {
             outputs.append(configuration.deviceCommand(Dismissal.self, causedBy: input, version: version, to: outputExchange))
         }
         for (index, message) in requests.sentMessages.enumerated() {
