@@ -21,6 +21,15 @@ import Testing
     }
 
     /// A typo in an extension's categories would otherwise send its responses to the app delegate without a word.
+    /// `delegate` is how timeouts and dependency failures name the app tier: an extension of that name would share
+    /// its streak of failures and read as the app delegate in every timeout.
+    @Test func noExtensionIsNamedAsTheAppDelegate() {
+        var registry = HandlerRegistry(categories: CategoryRegistry([NotificationCategory(identifier: "a", actions: [])]))
+        #expect(throws: RegistrationError.reservedExtensionName("delegate")) {
+            try registry.register(TestExtension(name: "delegate", categoryIdentifiers: ["a"]))
+        }
+    }
+
     @Test func anExtensionForAnUnregisteredCategoryIsRefused() throws {
         var registry = try Fixtures.registry(extension: nil)
         #expect(throws: RegistrationError.unregisteredCategory(category: "photo-categroy", extension: "typo")) {

@@ -8,6 +8,8 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
     case unregisteredCategory(category: String, extension: String)
     /// Two message destinations have the same name.
     case duplicateDestination(String)
+    /// An extension is named as the app tier is known in timeouts and dependency failures (`delegate`).
+    case reservedExtensionName(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
             "the extension \"\(name)\" handles category \"\(category)\", which is not registered: register the "
                 + "category first (or check the identifier for a typo)"
         case .duplicateDestination(let name): "a message destination named \"\(name)\" is already declared"
+        case .reservedExtensionName(let name):
+            "an extension cannot be named \"\(name)\": that name stands for the app delegate; choose another"
         }
     }
 }

@@ -5,7 +5,8 @@
 /// acknowledged, and published again as stored, not made again, when the input comes back: it goes out once a
 /// committed response, even if the worker crashes between the commit and the publish. A consumer still
 /// deduplicates on its message-id, `<input event id>/sent-<n>`, since a crash after the publish and before the
-/// acknowledgement publishes it again.
+/// acknowledgement publishes it again. Its body stays in the inbox with the entry until the inbox retention ends
+/// (`--inbox-retention-hours`): a body that carries a response's `userText` is at rest there for that long.
 public struct SentMessage: Sendable, Hashable {
     /// Where it goes: one of the registry's declared destinations.
     public var destination: MessageDestination

@@ -122,13 +122,14 @@ extension ResponsePipeline {
     ) async throws -> Value {
         let limit = timeout ?? configuration.handlerTimeout
         do {
-            let value = try await withTimeLimit(limit, deadlines: handlerDeadlines, timedOut: {
-                timeouts.increment()
-                return HandlerTimeout(handler: handler, limit: limit)
-            }, call)
+            let value = try await withTimeLimit(
+                limit, deadlines: handlerDeadlines, timedOut: { HandlerTimeout(handler: handler, limit: limit) }, call)
             dependencyFailures.worked(handler)
             return value
         } catch {
+            // Counted here, where the caller sees the deadline won the race: a call that returned as its deadline
+            // came is not a timeout.
+            if error is HandlerTimeout { timeouts.increment() }
             throw HandlerRunError(handler: handler, underlying: error)
         }
     }

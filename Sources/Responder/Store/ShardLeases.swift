@@ -7,6 +7,7 @@ public struct ShardLeases: Sendable, Hashable {
     /// The live member holding each shard, by shard index; a shard nobody alive holds is absent.
     public var holders: [Int: String]
 
+    /// The fleet as a store read it: `members` alive, sorted by name, and the live `holders` by shard index.
     public init(members: [String], holders: [Int: String]) {
         self.members = members
         self.holders = holders

@@ -1,5 +1,7 @@
 /// The message the chat app sends for a reply typed in a notification: what its chat service reads from
-/// ``Chat/replies``. It carries the user's text to the service that delivers it, and nowhere else (no log, no state).
+/// ``Chat/replies``. It carries the user's text to the service that delivers it, and nowhere else: no log, no handler
+/// state. As every output, the message is kept in the inbox entry of its input until the inbox retention ends, so that
+/// a redelivery publishes it again rather than running the handlers twice.
 public struct ChatReply: Codable, Sendable, Hashable {
     /// The `type` property of a reply message.
     public static let type = "chat.reply.v1"
