@@ -113,62 +113,7 @@ enum PostgresSchema {
             "ALTER TABLE inbox DROP CONSTRAINT inbox_pkey",
             "ALTER TABLE inbox ADD PRIMARY KEY (event_id, source)",
             "CREATE INDEX notification_by_changed_at ON notification (changed_at)",
-            """
-            CREATE FUNCTION commit_events(
-                event_sources text[], event_ids text[], event_requests text[], processed timestamptz[],
-                event_outputs bytea[], changes smallint[], requests text[], categories text[], action_sets bytea[],
-                actions_changed boolean[], states bytea[], loaded_versions bigint[]
-            ) RETURNS TABLE (outcome smallint, stored bytea, stored_request text) LANGUAGE plpgsql AS $$
-            DECLARE
-                written integer;
-            BEGIN
-                FOR i IN 1 .. coalesce(array_length(event_ids, 1), 0) LOOP
-                    stored := NULL;
-                    stored_request := NULL;
-                    SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
-                        WHERE inbox.event_id = event_ids[i] AND inbox.source = '';
-                    IF FOUND THEN
-                        outcome := 2;
-                        RETURN NEXT;
-                        CONTINUE;
-                    END IF;
-                    INSERT INTO inbox (event_id, source, request_identifier, processed_at, outputs)
-                        VALUES (event_ids[i], event_sources[i], event_requests[i], processed[i], event_outputs[i])
-                        ON CONFLICT DO NOTHING;
-                    GET DIAGNOSTICS written = ROW_COUNT;
-                    IF written = 0 THEN
-                        SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
-                            WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
-                        outcome := CASE WHEN FOUND THEN 2 ELSE 1 END;
-                        RETURN NEXT;
-                        CONTINUE;
-                    END IF;
-                    IF changes[i] = 1 THEN
-                        INSERT INTO notification
-                            (request_identifier, category_identifier, actions, handler_states, version, changed_at)
-                            VALUES (requests[i], categories[i], action_sets[i], states[i], 1, processed[i])
-                            ON CONFLICT DO NOTHING;
-                        GET DIAGNOSTICS written = ROW_COUNT;
-                    ELSIF changes[i] = 2 THEN
-                        UPDATE notification SET
-                            category_identifier = CASE WHEN actions_changed[i] THEN categories[i]
-                                ELSE category_identifier END,
-                            actions = CASE WHEN actions_changed[i] THEN action_sets[i] ELSE actions END,
-                            handler_states = states[i], version = version + 1, changed_at = processed[i]
-                            WHERE request_identifier = requests[i] AND version = loaded_versions[i];
-                        GET DIAGNOSTICS written = ROW_COUNT;
-                    END IF;
-                    IF written = 0 THEN
-                        DELETE FROM inbox WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
-                        outcome := 1;
-                    ELSE
-                        outcome := 0;
-                    END IF;
-                    RETURN NEXT;
-                END LOOP;
-            END
-            $$
-            """,
+            commitEventsOfVersion3,
         ],
         // 4: ordered mode's fleet (StateStore.renewMembership): each member with when its membership ends, by the
         // server's clock (the fleet's machines then agree), and each shard's holder; a holder whose membership
@@ -181,10 +126,12 @@ enum PostgresSchema {
         // notifications. A stored notification's date is unknown (null) until its next response tells it. Adding
         // columns with a constant default rewrites no row. commit_events gains their arrays as a new overload
         // (postgres-nio binds no NULL array elements, so `dated` says which dates are set); the previous one stays
-        // for workers of the previous build during a rolling deploy, and leaves both columns as they are.
+        // for workers of the previous build during a rolling deploy, leaves both columns as they are, and no longer
+        // writes over a removed notification (``removedFence(_:)``).
         [
             "ALTER TABLE notification ADD COLUMN notification_date timestamptz",
             "ALTER TABLE notification ADD COLUMN removed boolean NOT NULL DEFAULT false",
+            removedFence(commitEventsOfVersion3),
             """
             CREATE FUNCTION commit_events(
                 event_sources text[], event_ids text[], event_requests text[], processed timestamptz[],
@@ -250,6 +197,78 @@ enum PostgresSchema {
     ]
 
     /// The newest version this build knows.
+    /// Version 3's `commit_events`, which workers of builds before version 5 call. Version 5 replaces it with the same
+    /// function fenced against removed notifications (``removedFence(_:)``).
+    private static let commitEventsOfVersion3 =
+            """
+            CREATE FUNCTION commit_events(
+                event_sources text[], event_ids text[], event_requests text[], processed timestamptz[],
+                event_outputs bytea[], changes smallint[], requests text[], categories text[], action_sets bytea[],
+                actions_changed boolean[], states bytea[], loaded_versions bigint[]
+            ) RETURNS TABLE (outcome smallint, stored bytea, stored_request text) LANGUAGE plpgsql AS $$
+            DECLARE
+                written integer;
+            BEGIN
+                FOR i IN 1 .. coalesce(array_length(event_ids, 1), 0) LOOP
+                    stored := NULL;
+                    stored_request := NULL;
+                    SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
+                        WHERE inbox.event_id = event_ids[i] AND inbox.source = '';
+                    IF FOUND THEN
+                        outcome := 2;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    INSERT INTO inbox (event_id, source, request_identifier, processed_at, outputs)
+                        VALUES (event_ids[i], event_sources[i], event_requests[i], processed[i], event_outputs[i])
+                        ON CONFLICT DO NOTHING;
+                    GET DIAGNOSTICS written = ROW_COUNT;
+                    IF written = 0 THEN
+                        SELECT inbox.outputs, inbox.request_identifier INTO stored, stored_request FROM inbox
+                            WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
+                        outcome := CASE WHEN FOUND THEN 2 ELSE 1 END;
+                        RETURN NEXT;
+                        CONTINUE;
+                    END IF;
+                    IF changes[i] = 1 THEN
+                        INSERT INTO notification
+                            (request_identifier, category_identifier, actions, handler_states, version, changed_at)
+                            VALUES (requests[i], categories[i], action_sets[i], states[i], 1, processed[i])
+                            ON CONFLICT DO NOTHING;
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    ELSIF changes[i] = 2 THEN
+                        UPDATE notification SET
+                            category_identifier = CASE WHEN actions_changed[i] THEN categories[i]
+                                ELSE category_identifier END,
+                            actions = CASE WHEN actions_changed[i] THEN action_sets[i] ELSE actions END,
+                            handler_states = states[i], version = version + 1, changed_at = processed[i]
+                            WHERE request_identifier = requests[i] AND version = loaded_versions[i];
+                        GET DIAGNOSTICS written = ROW_COUNT;
+                    END IF;
+                    IF written = 0 THEN
+                        DELETE FROM inbox WHERE inbox.event_id = event_ids[i] AND inbox.source = event_sources[i];
+                        outcome := 1;
+                    ELSE
+                        outcome := 0;
+                    END IF;
+                    RETURN NEXT;
+                END LOOP;
+            END
+            $$
+            """
+
+    /// `function` (``commitEventsOfVersion3``) made to leave a removed notification alone: a worker of a build
+    /// before version 5 loads a tombstone as a live notification (it knows no `removed` column), and its update would
+    /// bring the notification back under a version above the removal's, which a push sender applies after it. Fenced,
+    /// its commit is a version conflict instead (the event is retried, and a worker of this build handles it as
+    /// stale), for as long as a rolling deploy runs.
+    private static func removedFence(_ function: String) -> String {
+        function.replacingOccurrences(of: "CREATE FUNCTION", with: "CREATE OR REPLACE FUNCTION")
+            .replacingOccurrences(
+                of: "WHERE request_identifier = requests[i] AND version = loaded_versions[i];",
+                with: "WHERE request_identifier = requests[i] AND version = loaded_versions[i] AND NOT removed;")
+    }
+
     static var version: Int { migrations.count }
 
     /// The advisory lock's first key; the second is the hash of the schema's name.
