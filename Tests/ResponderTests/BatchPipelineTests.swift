@@ -124,6 +124,44 @@ import WorkerHarness
         #expect(outcomes[2].disposition == .updated)
     }
 
+    /// A full store: every notification's first commit of a batch is refused as unavailable, and its later commits
+    /// of the batch come back as version conflicts, as the stores answer after a commit of the same notification
+    /// that was not committed.
+    actor FullStore: ForwardingLeases {
+        nonisolated var leaseStore: any StateStore { memory }
+        let memory = InMemoryStateStore()
+        nonisolated var inboxRetention: Duration { memory.inboxRetention }
+        nonisolated var notificationRetention: Duration { memory.notificationRetention }
+
+        func load(_ loads: [StateLoad]) async throws -> [Result<StateSnapshot, any Error>] { await memory.load(loads) }
+        func commit(_ commits: [StateCommit]) async throws -> [Result<CommitResult, any Error>] {
+            var refused: Set<String> = []
+            return commits.map { commit in
+                refused.insert(commit.inboxEntry.requestIdentifier).inserted
+                    ? .failure(StateStoreUnavailable(reason: "database or disk is full")) : .success(.versionConflict)
+            }
+        }
+        func notification(_ requestIdentifier: String) async throws -> NotificationRecord? { nil }
+        func inboxEntries(of requestIdentifier: String, limit: Int) async throws -> [InboxEntry] { [] }
+        func pruneInbox(processedBefore cutoff: Date) async throws -> Int { 0 }
+        func pruneNotifications(changedBefore cutoff: Date) async throws -> Int { 0 }
+        func checkAvailability() async throws {}
+    }
+
+    /// Many events of one notification in a batch on a full store: each is handed back as the store's outage, none
+    /// fails for running out of conflict retries (a full state file once sent inputs to the retry queue so).
+    @Test func eventsBehindOneThatMetAnUnavailableStoreShareItsOutcome() async throws {
+        let pipeline = try pipeline(FullStore())
+        let events = (1...8).map { (id: "e\($0)", request: "note-1") } + [(id: "f1", request: "note-2")]
+        let outcomes = await pipeline.handle(try batch(events, pipeline))
+        for (event, outcome) in zip(events, outcomes) {
+            guard case .storeUnavailable = outcome else {
+                Issue.record("\(event.id): \(outcome), not the store's outage")
+                continue
+            }
+        }
+    }
+
     /// Each event of a batch has its own `handle` span and, within it, its own `commit` span.
     @Test func eachEventOfABatchHasItsOwnSpans() async throws {
         let tracer = InMemoryTracer()

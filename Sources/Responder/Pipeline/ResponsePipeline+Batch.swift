@@ -77,8 +77,17 @@ extension ResponsePipeline {
                 }
             }
             let results = await commit(committing.map(\.commit), spans: committing.map { members[$0.index].span })
+            // Notifications whose commit met an unavailable store in this round: their later commits of the round
+            // come back as version conflicts (the store writes nothing after a commit of the same notification that
+            // was not committed), which are no conflicts with another writer. Counted as such they would use up the
+            // conflict retries of a notification with many events in a batch, round after round, and fail them.
+            var unavailable: [String: ResponseOutcome] = [:]
             for ((index, commit), result) in zip(committing, results) {
                 let member = members[index]
+                if case .success(.versionConflict) = result, let outcome = unavailable[member.input.requestIdentifier] {
+                    outcomes[index] = outcome
+                    continue
+                }
                 switch result {
                 case .success(let result):
                     storeFailures.worked()
@@ -104,7 +113,9 @@ extension ResponsePipeline {
                         }
                     }
                 case .failure(let error):
-                    outcomes[index] = storeFailure(error, of: member.input)
+                    let outcome = storeFailure(error, of: member.input)
+                    outcomes[index] = outcome
+                    if case .storeUnavailable = outcome { unavailable[member.input.requestIdentifier] = outcome }
                 }
             }
             if let holds {
