@@ -65,16 +65,9 @@ extension ResponsePipeline {
     /// The `notification.removed.v1` caused by `lifecycle`, at the version its commit gives `record`, to the output
     /// exchange under the category, as an action-set update goes.
     private func removal(of record: NotificationRecord, causedBy lifecycle: DecodedLifecycle) -> OutboundMessage {
-        let time = lifecycle.event.time ?? lifecycle.event.data.date
-        let event = NotificationRemovedEvent(
-            id: NotificationRemovedEvent.commandID(causedBy: lifecycle.event.id), source: configuration.source,
-            type: EventType.notificationRemoved, time: time, subject: record.requestIdentifier,
-            datacontenttype: "application/json",
-            data: DeviceCommand<Removal>(
-                requestIdentifier: record.requestIdentifier, categoryIdentifier: record.categoryIdentifier,
-                causationId: lifecycle.event.id, version: record.version + 1))
-        return configuration.output(
-            event, time: time, causedBy: lifecycle.message, correlationId: lifecycle.event.id,
-            routingKey: record.categoryIdentifier, to: outputExchange)
+        configuration.deviceCommand(
+            Removal.self, requestIdentifier: record.requestIdentifier, categoryIdentifier: record.categoryIdentifier,
+            causedBy: lifecycle.event.id, message: lifecycle.message,
+            time: lifecycle.event.time ?? lifecycle.event.data.date, version: record.version + 1, to: outputExchange)
     }
 }
