@@ -32,9 +32,9 @@ import Testing
             ExchangeDeclaration(name: "responder.responses.shards", type: "x-consistent-hash"),
             ExchangeDeclaration(name: "notifications.action-updates", type: "topic"),
             ExchangeDeclaration(name: "responder.dead-letter", type: "topic"),
-        ])
+        ] + FollowUpTopologyTests.exchanges())
         // Last to first, so shard 0 on the broker means the others were declared before it.
-        #expect(plan.queues.map(\.name) == names.reversed() + ["responder.action-updates", "responder.dead-letter"])
+        #expect(plan.queues.map(\.name) == names.reversed() + ["responder.action-updates", "responder.dead-letter"] + FollowUpTopologyTests.names())
         for name in names {
             #expect(plan.queues.first { $0.name == name }?.arguments == [
                 "x-queue-type": .string("quorum"),
@@ -55,7 +55,7 @@ import Testing
         } + [
             BindingDeclaration(queue: "responder.action-updates", exchange: "notifications.action-updates", routingKey: "#"),
             BindingDeclaration(queue: "responder.dead-letter", exchange: "responder.dead-letter", routingKey: "#"),
-        ])
+        ] + FollowUpTopologyTests.bindings())
     }
 
     @Test func shardNamesFollowTheInputQueue() {
