@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "ResponderTesting", targets: ["ResponderTesting"]),
+        .library(name: "ResponderWorkerTesting", targets: ["ResponderWorkerTesting"]),
         .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
@@ -211,7 +212,7 @@ let package = Package(
             name: "WorkerHarness",
             dependencies: [
                 "BrokerHarness", "PipelineHarness", "AMQP", "NotificationEvents", "Responder", "ResponderWorker",
-                "RedGreenExample", .product(name: "Logging", package: "swift-log"),
+                "ResponderWorkerTesting", "RedGreenExample", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/WorkerHarness"
         ),
@@ -236,6 +237,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        // The testing harness against a real broker: a team's handlers in a worker in the test process, responses
+        // through RabbitMQ, the same typed answers as ResponderTesting's. A product of its own, so a handler
+        // library that tests without a broker builds none of the worker's dependencies.
+        .target(
+            name: "ResponderWorkerTesting",
+            dependencies: [
+                "ResponderTesting", "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "ResponderWorkerTestingBrokerTests",
+            dependencies: [
+                "ResponderWorkerTesting", "ResponderTesting", "RedGreenExample", "Responder", "NotificationEvents",
+                "AMQP", "BrokerHarness",
             ]
         ),
 
