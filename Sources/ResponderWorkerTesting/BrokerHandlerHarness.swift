@@ -51,7 +51,7 @@ public final class BrokerHandlerHarness: Sendable {
     /// consumes (at most `startTimeout`).
     ///
     /// - Parameters:
-    ///   - amqpURL: the broker, e.g. `amqp://guest:guest@localhost:5672/%2F` (the test's own, never production's).
+    ///   - amqpURL: the test broker's URL (say, from the test's `AMQP_URL`), never production's.
     ///   - configuration: the pipeline's settings (the default ones unless a test needs others).
     ///   - logger: where the worker and the handlers log; nothing is written by default.
     ///   - startTimeout: how long the worker may take to connect and declare its topology.
@@ -85,18 +85,14 @@ public final class BrokerHandlerHarness: Sendable {
         self.worker = started
         self.running = running
         try await Self.waitUntilReady(started, running: running, timeout: startTimeout)
-        connection = try await AMQPConnection.connect(broker, logger: logger)
-        channel = try await connection.openChannel()
-        try await channel.enablePublisherConfirms()
-        // Bound once the worker declared the destinations' exchanges; exclusive, so they go with the connection.
-        var sentQueues: [String] = []
-        for destination in registry.destinations.values.sorted(by: { $0.name < $1.name }) {
-            let queue = "\(prefix).sent.\(destination.name)"
-            try await channel.declareQueue(queue, durable: false, exclusive: true)
-            try await channel.bindQueue(queue, exchange: destination.exchange, routingKey: destination.routingKey)
-            sentQueues.append(queue)
+        do {
+            (connection, channel, sentQueues) = try await Self.open(broker, prefix, registry.destinations.values, logger)
+        } catch {
+            // No worker is left running in the test process when the harness could not be made.
+            await started.shutDown()
+            _ = await running.result
+            throw error
         }
-        self.sentQueues = sentQueues
     }
 
     /// Publishes `response` as the event `eventID` (by default a new id for each call; pass an id again to send a
@@ -175,6 +171,30 @@ public final class BrokerHandlerHarness: Sendable {
                 throw HarnessTimeout("the dead letter of \(id) in \(topology.deadLetterQueue)", timeout)
             }
             try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The harness's own connection, with confirms, and a queue of its own bound to each destination once the
+    /// worker declared their exchanges (exclusive, so the queues go with the connection); closed again on failure.
+    private static func open(
+        _ broker: AMQPConfiguration, _ prefix: String, _ destinations: some Collection<MessageDestination>,
+        _ logger: Logger
+    ) async throws -> (AMQPConnection, AMQPChannel, [String]) {
+        let connection = try await AMQPConnection.connect(broker, logger: logger)
+        do {
+            let channel = try await connection.openChannel()
+            try await channel.enablePublisherConfirms()
+            var queues: [String] = []
+            for destination in destinations.sorted(by: { $0.name < $1.name }) {
+                let queue = "\(prefix).sent.\(destination.name)"
+                try await channel.declareQueue(queue, durable: false, exclusive: true)
+                try await channel.bindQueue(queue, exchange: destination.exchange, routingKey: destination.routingKey)
+                queues.append(queue)
+            }
+            return (connection, channel, queues)
+        } catch {
+            await connection.close()
+            throw error
         }
     }
 
