@@ -26,6 +26,11 @@ public struct ResponsePipeline: Sendable {
     let handlerDeadlines = HandlerDeadlines()
     let dependencyFailures: DependencyFailureStreak
 
+    /// Whether a handler's dependency is taken to be down: the handler failed with ``DependencyUnavailable`` for
+    /// ``PipelineConfiguration/dependencyFailures`` different events in a row, and none of its calls has returned
+    /// since. Other handlers' inputs and lifecycle events do not end it; a worker's dependency outage lasts as long.
+    public var isDependencyUnavailable: Bool { dependencyFailures.holdsAnOutage }
+
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
 
