@@ -18,11 +18,12 @@ final class InProcessWorker: Sendable {
 
     var readiness: Readiness { worker.readiness }
 
-    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`, and
-    /// logs to `logger`.
+    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`, runs
+    /// its pipeline with `pipeline`, and logs to `logger`.
     init(
         topology: TestTopology, registry: HandlerRegistry, store: any StateStore = InMemoryStateStore(),
-        storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30)), logger: Logger = .quiet
+        storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30)),
+        pipeline: PipelineConfiguration = PipelineConfiguration(), logger: Logger = .quiet
     ) throws {
         workerID = "\(topology.prefix)-in-process"
         var configuration = WorkerConfiguration(broker: try AMQPConfiguration(url: TestBroker.url ?? ""))
@@ -32,7 +33,7 @@ final class InProcessWorker: Sendable {
         configuration.storeRetryBackoff = storeRetryBackoff
         configuration.observability = nil
         configuration.handlesSignals = false
-        let worker = Worker(registry: registry, store: store, configuration: configuration, logger: logger)
+        let worker = Worker(registry: registry, store: store, configuration: configuration, pipeline: pipeline, logger: logger)
         self.worker = worker
         running = Task { try await worker.run() }
     }
