@@ -28,7 +28,7 @@ final class AbandonedCalls: Sendable {
         guard running >= limit else { return nil }
         return DependencyUnavailable(
             "\(running) handler calls cut off by their time limit still run, ignoring the cancellation (the limit is "
-                + "\(limit), --max-abandoned-calls): no more calls start until some of them end")
+                + "\(limit)): no more calls start until some of them end")
     }
 
     /// Records that a call was cut off while it still runs.
