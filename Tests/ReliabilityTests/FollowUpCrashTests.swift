@@ -9,7 +9,7 @@ import WorkerHarness
 /// it exactly once: killed after the commit that schedules it or after publishing it, the redelivered input publishes
 /// the stored follow-up again; killed after the follow-up's own commit or its update's publish, the redelivered
 /// follow-up is answered from the inbox. Every update of it says one follow-up was committed, under one message id.
-/// The worker is Tests/FollowUpResponder, whose handler schedules a follow-up due at once on a notification's first tap.
+/// The worker is Tests/FollowUpResponderHarness, whose handler schedules a follow-up due at once on a notification's first tap.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
 struct FollowUpCrashTests {
     @Test(arguments: zip(["after-commit", "after-commit", "after-publish", "after-publish"], [1, 2, 1, 2]))

@@ -1,8 +1,9 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// A handler schedules a follow-up through its context; it is committed with the notification's state, carried by a
 /// message that only names it, and handled by the same handler when due, once, on the state of that time, unless its

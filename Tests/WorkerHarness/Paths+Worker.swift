@@ -20,7 +20,7 @@ extension Paths {
     /// The `responder` executable of the same build as the tests: it sits next to the test binary.
     public static var responder: URL { executable("responder") }
 
-    /// `responder` with a handler that schedules follow-ups (Tests/FollowUpResponder), of the same build.
+    /// `responder` with a handler that schedules follow-ups (Tests/FollowUpResponderHarness), of the same build.
     public static var followUpResponder: URL { executable("FollowUpResponder") }
 
     private static func executable(_ name: String) -> URL {
