@@ -148,6 +148,31 @@ import Testing
         #expect(await pipeline.process(Events.message(claiming)).deadLetterReason == .invalidField)
     }
 
+    /// A follow-up message's identifiers follow the contract's rules, as an event's: a U+0000 in the request
+    /// identifier would make PostgreSQL refuse the load of the whole batch. One routed under another key than its
+    /// notification's is not one the worker sent.
+    @Test(arguments: StoreKind.allCases)
+    func aFollowUpMessageWithAnIdentifierTheContractRefusesIsDeadLetteredAlone(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let handler = ExpiringShare()
+        let pipeline = try pipeline(handler, store: try await kind.make(in: directory))
+        let genuine = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r1"))))
+        let forge = { (id: String, request: String) in
+            var message = genuine
+            message.body = EventCodec.encode(["followUp": id, "requestIdentifier": request])
+            message.routingKey = request
+            return message
+        }
+        for forged in [forge("r1/follow-up-1", "note\u{0}-1"), forge("r1\u{0}", "note-1"), forge("", "note-1"), forge("r1/follow-up-1", "")] {
+            #expect(await pipeline.process(forged).deadLetterReason == .invalidField)
+        }
+        var rerouted = genuine
+        rerouted.routingKey = "note-2"
+        #expect(await pipeline.process(rerouted).disposition == .ignored, "not routed by its notification")
+        #expect(handler.journal.entries.isEmpty)
+        #expect(await pipeline.process(genuine).disposition == .updated)
+    }
+
     @Test func theAppTiersFollowUpMayRemoveItsNotification() async throws {
         let delegate = RemovingDelegate()
         let pipeline = try pipeline(delegate: delegate)

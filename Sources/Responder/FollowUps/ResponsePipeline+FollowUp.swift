@@ -7,10 +7,14 @@ extension ResponsePipeline {
     ///
     /// Only the stored follow-up counts, never the message: one that is not pending for this notification (handled
     /// already, dropped with a replacement or removal, or never scheduled: a forged message) is ignored, and so is one
-    /// whose handler is no longer registered. One that is not due yet by this worker's clock goes down the ladder
+    /// whose handler is no longer registered, or that came under a routing key other than its notification's (the
+    /// worker routes each by its notification, so another one was published by someone else). One that is not due yet by this worker's clock goes down the ladder
     /// again, committing nothing. A due one runs its handler on the notification as it is now, and its commit takes it
     /// off the pending list and writes its inbox entry, so it is handled once.
     func handle(_ member: BatchMember, _ followUp: DecodedFollowUp, on known: NotificationRecord?) async -> Handling {
+        guard followUp.message.routingKey == followUp.requestIdentifier else {
+            return ignored(member, why: "its routing key is not its notification's request identifier")
+        }
         guard let known, !known.isRemoved,
             let pending = known.pendingFollowUps.first(where: { $0.followUp.id == followUp.id })
         else {
