@@ -2,6 +2,7 @@ import AMQP
 import BrokerHarness
 import Foundation
 import NotificationEvents
+import Responder
 import Testing
 import WorkerHarness
 
@@ -47,7 +48,7 @@ struct FollowUpCrashTests {
         let updates = try await probe.takeUpdates(1, timeout: .zero)
         #expect(!updates.isEmpty)
         for update in updates.map({ try? EventCodec.decodeActionSetUpdateEvent($0.body) }) {
-            #expect(update?.data.causationId == "\(tap.id)/follow-up-1")
+            #expect(update?.data.causationId == FollowUp.id(source: tap.source, causedBy: tap.id, number: 1))
             #expect(update?.data.actions.map(\.identifier) == ["follow-ups-1"], "one follow-up committed")
         }
         #expect(Set(updates.map(\.properties.messageID)).count == 1, "a repeat carries the same message id")

@@ -44,6 +44,9 @@ import Testing
         }
     }
 
+    /// The id of the first follow-up scheduled while handling the event `r1` of `/tests`.
+    private let r1FollowUp = FollowUp.id(source: "/tests", causedBy: "r1", number: 1)
+
     private func pipeline(
         _ handler: ExpiringShare = ExpiringShare(), delegate: RemovingDelegate? = nil, store: any StateStore = InMemoryStateStore()
     ) throws -> ResponsePipeline {
@@ -72,7 +75,7 @@ import Testing
         let message = try followUpMessage(in: scheduled)
         #expect(message.routingKey == "note-1", "routed by its notification, so ordered mode keeps it on its shard")
         #expect(scheduled.outputs.last?.exchange == "responder.responses.follow-up.1000ms", "the shortest delay")
-        #expect(message.properties.messageId == "r1/follow-up-1")
+        #expect(message.properties.messageId == r1FollowUp)
         #expect(await pipeline.process(Events.message(Events.response(id: "r2"))).disposition == .noUpdate)
 
         let handled = await pipeline.process(message)
@@ -80,7 +83,7 @@ import Testing
         #expect(handler.journal.entries == ["expire-share after 2 taps, p"])
         let update = try EventCodec.decodeActionSetUpdateEvent(try #require(handled.outputs.first).body)
         #expect(update.data.actions == [Fixtures.like, Fixtures.reply])
-        #expect(update.data.causationId == "r1/follow-up-1")
+        #expect(update.data.causationId == r1FollowUp)
 
         let again = await pipeline.process(message)
         #expect(again.disposition == .deduplicated)
@@ -134,16 +137,16 @@ import Testing
             message.body = Array(#"{"followUp":"\#(id)","requestIdentifier":"\#(request)"}"#.utf8)
             return message
         }
-        #expect(await pipeline.process(forge("r1/follow-up-1", "note-2")).disposition == .ignored, "not its notification")
-        #expect(await pipeline.process(forge("r9/follow-up-1", "note-1")).disposition == .ignored, "never scheduled")
-        #expect(await pipeline.process(forge("r1/follow-up-1", "note-1")).disposition == .deferred, "not due: the stored date rules")
+        #expect(await pipeline.process(forge(r1FollowUp, "note-2")).disposition == .ignored, "not its notification")
+        #expect(await pipeline.process(forge(FollowUp.id(source: "/tests", causedBy: "r9", number: 1), "note-1")).disposition == .ignored, "never scheduled")
+        #expect(await pipeline.process(forge(r1FollowUp, "note-1")).disposition == .deferred, "not due: the stored date rules")
         var garbage = genuine
         garbage.body = Array("{}".utf8)
         #expect(await pipeline.process(garbage).deadLetterReason != nil)
         #expect(handler.journal.entries.isEmpty)
 
         // An event under the follow-ups' inbox source could take a follow-up's inbox entry, and so cancel it.
-        var claiming = Events.response(id: "r1/follow-up-1")
+        var claiming = Events.response(id: r1FollowUp)
         claiming.source = FollowUp.inboxSource
         #expect(await pipeline.process(Events.message(claiming)).deadLetterReason == .invalidField)
     }
@@ -163,7 +166,7 @@ import Testing
             message.routingKey = request
             return message
         }
-        for forged in [forge("r1/follow-up-1", "note\u{0}-1"), forge("r1\u{0}", "note-1"), forge("", "note-1"), forge("r1/follow-up-1", "")] {
+        for forged in [forge(r1FollowUp, "note\u{0}-1"), forge("r1\u{0}", "note-1"), forge("", "note-1"), forge(r1FollowUp, "")] {
             #expect(await pipeline.process(forged).deadLetterReason == .invalidField)
         }
         var rerouted = genuine
@@ -173,6 +176,48 @@ import Testing
         #expect(await pipeline.process(genuine).disposition == .updated)
     }
 
+    /// Schedules a hop, due at once, on each response and on each follow-up until it has had `hops` of them.
+    struct Relay: NotificationContentExtension {
+        var name = "relay"
+        var categoryIdentifiers: Set<String> = ["photo-category"]
+        var initialState: Int { 0 }
+        var hops = 20
+        var journal = Journal<String>()
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            context.scheduleFollowUp("hop", at: Date(timeIntervalSinceNow: -1))
+            return .doNotDismiss
+        }
+
+        func didReceiveFollowUp(_ followUp: FollowUp, context: inout ExtensionContext<Int>) async throws {
+            journal.append(followUp.id)
+            if journal.entries.count < hops { context.scheduleFollowUp("hop", at: Date(timeIntervalSinceNow: -1)) }
+        }
+    }
+
+    /// A follow-up's id has one length however many follow-ups led to it (a message id holds 255 bytes), and the
+    /// same event id of two sources gives two ids, so each follow-up is handled.
+    @Test func followUpIdsKeepOneLengthAndTellSourcesApart() async throws {
+        let relay = Relay()
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        try registry.register(relay)
+        let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet)
+        var outcome = await pipeline.process(Events.message(Events.response(id: "r1")))
+        for _ in 1...relay.hops { outcome = await pipeline.process(try followUpMessage(in: outcome)) }
+        #expect(relay.journal.entries.count == relay.hops)
+        #expect(Set(relay.journal.entries).count == relay.hops)
+        #expect(Set(relay.journal.entries.map(\.utf8.count)) == [r1FollowUp.utf8.count])
+
+        var other = Events.response(id: "r2")
+        other.source = "/other"
+        let fromTests = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r2"))))
+        let fromOther = try followUpMessage(in: await pipeline.process(Events.message(other)))
+        #expect(fromTests.properties.messageId != fromOther.properties.messageId)
+        _ = await pipeline.process(fromTests)
+        _ = await pipeline.process(fromOther)
+        #expect(relay.journal.entries.count == relay.hops + 2, "both handled")
+    }
+
     @Test func theAppTiersFollowUpMayRemoveItsNotification() async throws {
         let delegate = RemovingDelegate()
         let pipeline = try pipeline(delegate: delegate)
@@ -180,7 +225,7 @@ import Testing
             Events.message(Events.response(id: "r1", category: "plain-category", action: .default)))
         let handled = await pipeline.process(try followUpMessage(in: scheduled))
         #expect(delegate.journal.entries == ["remove"])
-        #expect(try EventCodec.decodeRemovedEvent(try #require(handled.outputs.first).body).data.causationId == "r1/follow-up-1")
+        #expect(try EventCodec.decodeRemovedEvent(try #require(handled.outputs.first).body).data.causationId == r1FollowUp)
         #expect(
             await pipeline.process(Events.message(Events.response(id: "r2", category: "plain-category", action: .default)))
                 .disposition == .stale)

@@ -44,7 +44,7 @@ struct FollowUpThroughBrokerTests {
 
         let handled = try #require(journal.handled.first)
         #expect(journal.handled.count == 1)
-        #expect(handled.id == "\(request)-e1/follow-up-1")
+        #expect(handled.id == FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1))
         #expect(handled.taps == 2, "the state of that time: both taps")
         #expect(handled.handledAt >= handled.dueDate, "never early")
         let update = try EventCodec.decodeActionSetUpdateEvent(try #require(updates.first).body)
@@ -77,7 +77,8 @@ struct FollowUpThroughBrokerTests {
         let updates = try await probe.takeUpdates(3)
         try await worker.stop()
 
-        #expect(Set(journal.handled.map(\.id)) == ["\(replaced)-e2/follow-up-1", "\(removed)-e2/follow-up-1"])
+        let expected = [replaced, removed].map { FollowUp.id(source: "/tests", causedBy: "\($0)-e2", number: 1) }
+        #expect(Set(journal.handled.map(\.id)) == Set(expected))
         #expect(journal.handled.allSatisfy { $0.taps == 1 }, "on the fresh state of the notification that replaced")
         let followUpUpdates = updates.filter { $0.properties.type == EventType.actionSetUpdated }
         #expect(followUpUpdates.count == 2, "and the removal's notification.removed.v1")
@@ -108,9 +109,9 @@ struct FollowUpThroughBrokerTests {
                 properties: BasicProperties(contentType: "application/json", messageID: id, type: "responder.follow-up.v1"),
                 routingKey: request)
         }
-        try await forge("\(request)-e1/follow-up-1", request)
-        try await forge("\(request)-e1/follow-up-1", "\(topology.prefix)-other")
-        try await forge("\(request)-e9/follow-up-1", request)
+        try await forge(FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1), request)
+        try await forge(FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1), "\(topology.prefix)-other")
+        try await forge(FollowUp.id(source: "/tests", causedBy: "\(request)-e9", number: 1), request)
         let updates = try await probe.takeUpdates(2)
         try await worker.stop()
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A follow-up a handler scheduled for its notification (``ExtensionContext/scheduleFollowUp(_:after:payload:)``,
@@ -8,7 +9,8 @@ import Foundation
 /// It is stored with the notification's state and ends with it: a follow-up of a notification that was replaced or
 /// removed since never reaches its handler.
 public struct FollowUp: Sendable, Hashable, Codable {
-    /// `<id of the event that scheduled it>/follow-up-<n>`: unique, and the key of its inbox entry.
+    /// `follow-up-` and 64 hex digits (``id(source:causedBy:number:)``): unique, and the key of its inbox entry.
+    /// Follow-ups stored before ids had this form keep theirs (`<event id>/follow-up-<n>`).
     public var id: String
     /// The name the handler gave it, to tell its follow-ups apart.
     public var name: String
@@ -26,10 +28,14 @@ public struct FollowUp: Sendable, Hashable, Codable {
         self.dueDate = dueDate
     }
 
-    /// The id of the `number`-th follow-up (from 1) scheduled while handling the event `causationId`, derived from
-    /// the event alone, as a sent message's id is.
-    static func id(causedBy causationId: String, number: Int) -> String {
-        "\(causationId)/follow-up-\(number)"
+    /// The id of the `number`-th follow-up (from 1) scheduled while handling the event `causationId` of `source` (a
+    /// follow-up's own id under ``inboxSource`` when one follow-up schedules the next), derived from them alone, as a
+    /// sent message's id is: the SHA-256 of the three, so it has one length however many follow-ups led to it (a
+    /// message id holds 255 bytes at most), and two sources' events of one id get two ids.
+    public static func id(source: String, causedBy causationId: String, number: Int) -> String {
+        // Each part with its length first, so no two triples read as the same bytes.
+        let parts = [source, causationId, String(number)].map { "\($0.utf8.count):\($0)" }.joined()
+        return "follow-up-" + SHA256.hash(data: Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The CloudEvents `source` a follow-up's inbox entry is kept under. No input may claim it: a producer's event

@@ -8,6 +8,7 @@ struct FollowUpCause: OutputCause {
     var message: InboundMessage
 
     var causationID: String { pending.followUp.id }
+    var causationSource: String { FollowUp.inboxSource }
     var requestIdentifier: String { record.requestIdentifier }
     var categoryIdentifier: String { record.categoryIdentifier }
     var outputTime: Date { pending.followUp.dueDate }

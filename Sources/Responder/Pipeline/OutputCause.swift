@@ -5,6 +5,8 @@ import Foundation
 protocol OutputCause: Sendable {
     /// The id of the event (or follow-up) handled: the outputs' causation and correlation id.
     var causationID: String { get }
+    /// The `source` the handled event's id is unique within (``FollowUp/inboxSource`` for a follow-up).
+    var causationSource: String { get }
     /// The notification handled.
     var requestIdentifier: String { get }
     /// The routing key of the outputs about the notification: its category identifier.

@@ -3,6 +3,7 @@ import NotificationEvents
 
 extension DecodedResponse: OutputCause {
     var causationID: String { event.id }
+    var causationSource: String { event.source }
 
     /// The `time` of the outputs this input causes: the event's time, else the notification's date, never the
     /// clock, so the same input always yields the same bytes.

@@ -78,7 +78,7 @@ extension ResponsePipeline {
         if !requests.removesNotification {
             for (index, request) in requests.followUps.enumerated() {
                 let followUp = FollowUp(
-                    id: FollowUp.id(causedBy: cause.causationID, number: index + 1), name: request.name,
+                    id: FollowUp.id(source: cause.causationSource, causedBy: cause.causationID, number: index + 1), name: request.name,
                     payload: request.payload, dueDate: request.dueDate)
                 // Every request is claimed by the handler whose call made it once that call returns.
                 updated.pendingFollowUps.append(
