@@ -195,6 +195,17 @@ import Testing
         }
     }
 
+    /// Handles the follow-up `message` once it is due: a follow-up due now may come back a little before by the
+    /// clock (its stored due date is rounded), and then goes down the ladder again, as the broker would bring it.
+    private func handleWhenDue(_ message: InboundMessage, by pipeline: ResponsePipeline) async throws -> ResponseOutcome {
+        let deadline = Date().addingTimeInterval(5)
+        var outcome = await pipeline.process(message)
+        while outcome.disposition == .deferred, Date() < deadline {
+            outcome = await pipeline.process(try followUpMessage(in: outcome))
+        }
+        return outcome
+    }
+
     /// A follow-up's id has one length however many follow-ups led to it (a message id holds 255 bytes), and the
     /// same event id of two sources gives two ids, so each follow-up is handled.
     @Test func followUpIdsKeepOneLengthAndTellSourcesApart() async throws {
@@ -203,7 +214,7 @@ import Testing
         try registry.register(relay)
         let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet)
         var outcome = await pipeline.process(Events.message(Events.response(id: "r1")))
-        for _ in 1...relay.hops { outcome = await pipeline.process(try followUpMessage(in: outcome)) }
+        for _ in 1...relay.hops { outcome = try await handleWhenDue(followUpMessage(in: outcome), by: pipeline) }
         #expect(relay.journal.entries.count == relay.hops)
         #expect(Set(relay.journal.entries).count == relay.hops)
         #expect(Set(relay.journal.entries.map(\.utf8.count)) == [r1FollowUp.utf8.count])
@@ -213,9 +224,80 @@ import Testing
         let fromTests = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r2"))))
         let fromOther = try followUpMessage(in: await pipeline.process(Events.message(other)))
         #expect(fromTests.properties.messageId != fromOther.properties.messageId)
-        _ = await pipeline.process(fromTests)
-        _ = await pipeline.process(fromOther)
+        _ = try await handleWhenDue(fromTests, by: pipeline)
+        _ = try await handleWhenDue(fromOther, by: pipeline)
         #expect(relay.journal.entries.count == relay.hops + 2, "both handled")
+    }
+
+    /// On its first tap schedules a follow-up after each of `delays` and at each of `dates`.
+    struct Scheduler: NotificationContentExtension {
+        var name = "scheduler"
+        var categoryIdentifiers: Set<String> = ["photo-category"]
+        var initialState: Int { 0 }
+        var delays: [Duration] = []
+        var dates: [Date] = []
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            context.state += 1
+            guard context.state == 1 else { return .doNotDismiss }
+            for delay in delays { context.scheduleFollowUp("after", after: delay) }
+            for date in dates { context.scheduleFollowUp("at", at: date) }
+            return .doNotDismiss
+        }
+
+        func didReceiveFollowUp(_ followUp: FollowUp, context: inout ExtensionContext<Int>) async throws {}
+    }
+
+    private func pipeline(_ scheduler: Scheduler, store: any StateStore = InMemoryStateStore()) throws -> ResponsePipeline {
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        try registry.register(scheduler)
+        return ResponsePipeline(registry: registry, store: store, logger: .quiet)
+    }
+
+    /// A due date far ahead counts as a year from now, so the state can hold it again: the follow-ups stay pending
+    /// through the notification's next change, and their messages take the longest delay queue.
+    @Test func farDueDatesCountAsAYearFromNow() async throws {
+        let far = [Date(timeIntervalSince1970: 1e12), .distantFuture, Date(timeIntervalSinceReferenceDate: 1e300)]
+        let pipeline = try pipeline(Scheduler(delays: [.seconds(Int64.max), .seconds(400 * 86_400)], dates: far))
+        let scheduled = await pipeline.process(Events.message(Events.response(id: "r1")))
+        let messages = scheduled.outputs.filter { $0.properties.type == "responder.follow-up.v1" }
+        #expect(messages.count == 5)
+        #expect(messages.allSatisfy { $0.exchange == "responder.responses.follow-up.3600000ms" })
+        #expect(await pipeline.process(Events.message(Events.response(id: "r2"))).disposition == .noUpdate)
+        for message in messages {
+            let back = InboundMessage(
+                body: message.body, properties: message.properties, exchange: "notifications.responses",
+                routingKey: message.routingKey)
+            #expect(await pipeline.process(back).disposition == .deferred, "still pending after the next change")
+        }
+    }
+
+    /// A due date that is not a finite time is a handler's mistake: the response fails permanently, with a reason.
+    @Test func aDueDateThatIsNotAFiniteTimeFailsTheResponsePermanently() async throws {
+        for date in [Date(timeIntervalSinceReferenceDate: .nan), Date(timeIntervalSinceReferenceDate: .infinity)] {
+            let pipeline = try pipeline(Scheduler(dates: [date]))
+            let outcome = await pipeline.process(Events.message(Events.response(id: "r1")))
+            #expect(outcome.isRetryableFailure == false)
+        }
+    }
+
+    /// Pending follow-ups whose stored bytes no longer decode fail what would read them, permanently, rather than
+    /// read as none and be written back as none.
+    @Test func pendingFollowUpsThatDoNotDecodeFailTheInputPermanently() async throws {
+        let store = InMemoryStateStore()
+        let handler = ExpiringShare(delay: .seconds(3600))
+        let pipeline = try pipeline(handler, store: store)
+        let genuine = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r1"))))
+        let load = StateLoad(requestIdentifier: "note-1", source: "/tests", eventID: "corrupt")
+        guard case .unprocessed(var record?) = try await store.load([load])[0].get() else {
+            Issue.record("the notification is not stored")
+            return
+        }
+        record.handlerStates["responder.follow-ups"] = Array("[{}]".utf8)
+        let entry = InboxEntry(source: "/tests", eventID: "corrupt", requestIdentifier: "note-1", outputs: [], processedAt: .now)
+        #expect(try await store.commit(StateCommit(inboxEntry: entry, notification: record)) == .committed)
+
+        #expect(await pipeline.process(genuine).isRetryableFailure == false)
     }
 
     @Test func theAppTiersFollowUpMayRemoveItsNotification() async throws {

@@ -38,6 +38,10 @@ public struct FollowUp: Sendable, Hashable, Codable {
         return "follow-up-" + SHA256.hash(data: Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// How far ahead a follow-up may be due, in seconds: a year. A later due date counts as this far from the call
+    /// that scheduled it, so every due date is one the notification's stored state can hold.
+    public static let horizon: TimeInterval = 365 * 24 * 60 * 60
+
     /// The CloudEvents `source` a follow-up's inbox entry is kept under. No input may claim it: a producer's event
     /// under it could take a follow-up's inbox entry and so cancel the follow-up.
     public static let inboxSource = "responder:follow-up"

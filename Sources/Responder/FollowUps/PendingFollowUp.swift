@@ -20,16 +20,22 @@ struct PendingFollowUp: Sendable, Hashable, Codable {
 extension NotificationRecord {
     /// The follow-ups scheduled for this notification and not handled yet, in the order they were scheduled.
     ///
-    /// Stored bytes that no longer decode read as none: the follow-ups are then ignored when they come, which is
-    /// what happens to those of a notification replaced since.
-    var pendingFollowUps: [PendingFollowUp] {
-        get {
-            guard let bytes = handlerStates[PendingFollowUp.stateKey] else { return [] }
-            return (try? EventCodec.decodeStored([PendingFollowUp].self, from: bytes)) ?? []
+    /// Stored bytes that no longer decode fail the input permanently (a handler failure, dead-lettered with the
+    /// reason): read as none, they would be written back as none with the next change, dropping every follow-up.
+    func pendingFollowUps() throws -> [PendingFollowUp] {
+        guard let bytes = handlerStates[PendingFollowUp.stateKey] else { return [] }
+        do {
+            return try EventCodec.decodeStored([PendingFollowUp].self, from: bytes)
+        } catch {
+            throw HandlerRunError(
+                handler: nil,
+                underlying: PermanentFailure("the notification's stored pending follow-ups do not decode: \(error)"))
         }
-        set {
-            // Written even when empty: a commit that keeps the other handlers' states would otherwise keep the old list.
-            handlerStates[PendingFollowUp.stateKey] = EventCodec.encode(newValue)
-        }
+    }
+
+    /// Stores `pending` as the notification's pending follow-ups, written even when empty: a commit that keeps the
+    /// other handlers' states would otherwise keep the old list.
+    mutating func setPendingFollowUps(_ pending: [PendingFollowUp]) {
+        handlerStates[PendingFollowUp.stateKey] = EventCodec.encode(pending)
     }
 }

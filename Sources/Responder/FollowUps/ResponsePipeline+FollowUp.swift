@@ -15,9 +15,13 @@ extension ResponsePipeline {
         guard followUp.message.routingKey == followUp.requestIdentifier else {
             return ignored(member, why: "its routing key is not its notification's request identifier")
         }
-        guard let known, !known.isRemoved,
-            let pending = known.pendingFollowUps.first(where: { $0.followUp.id == followUp.id })
-        else {
+        let stored: [PendingFollowUp]
+        do {
+            stored = try known?.pendingFollowUps() ?? []
+        } catch {
+            return handlerFailure(error, of: followUp.id)
+        }
+        guard let known, !known.isRemoved, let pending = stored.first(where: { $0.followUp.id == followUp.id }) else {
             return ignored(
                 member, why: "no such follow-up is pending: its notification was replaced or removed since, or the "
                     + "message is not one the worker sent")
@@ -63,7 +67,7 @@ extension ResponsePipeline {
     private func run(_ receiver: Route.Receiver, for cause: FollowUpCause, log: ResponseLog) async throws -> HandledResponse {
         let record = cause.record
         var updated = record
-        updated.pendingFollowUps.removeAll { $0.followUp.id == cause.pending.followUp.id }
+        updated.setPendingFollowUps(try record.pendingFollowUps().filter { $0.followUp.id != cause.pending.followUp.id })
         var requests = HandlerRequests(notificationActions: record.actions)
         let followUp = cause.pending.followUp
         switch receiver {

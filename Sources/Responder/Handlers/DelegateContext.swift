@@ -96,13 +96,15 @@ public struct DelegateContext: Sendable {
     /// state at that time, once, in order with the notification's other events. It is committed with the state, as a
     /// sent message is, so nothing is scheduled when the handler throws; and it is dropped, never delivered, when the
     /// notification is replaced or removed before it is due. E.g. take a button away if nobody tapped it within ten
-    /// minutes.
+    /// minutes. A delay over a year counts as a year (``FollowUp/horizon``).
     public mutating func scheduleFollowUp(_ name: String, after delay: Duration, payload: [UInt8] = []) {
         requests.scheduleFollowUp(name, after: delay, payload: payload)
     }
 
-    /// Schedules a follow-up named `name` for this notification, due at `date` (at once if it is past), as
-    /// ``scheduleFollowUp(_:after:payload:)`` does.
+    /// Schedules a follow-up named `name` for this notification, due at `date`, as
+    /// ``scheduleFollowUp(_:after:payload:)`` does: a past date waits the shortest delay queue (a second by default),
+    /// a date more than a year ahead counts as a year from now (``FollowUp/horizon``), and a date that is not a
+    /// finite time fails the call permanently.
     public mutating func scheduleFollowUp(_ name: String, at date: Date, payload: [UInt8] = []) {
         requests.scheduleFollowUp(name, at: date, payload: payload)
     }

@@ -18,6 +18,9 @@ struct HandlerRequests: Sendable, Hashable {
     var sentMessages: [SentMessage] = []
     /// The follow-ups handlers scheduled, in order.
     var followUps: [FollowUpRequest] = []
+    /// Why a follow-up a handler asked for cannot be scheduled (a due date that is not a finite time), if one
+    /// cannot: the pipeline then fails the input permanently.
+    var followUpRefusal: String?
     /// When the handlers were called: what a follow-up's delay counts from.
     var now = Date()
 
@@ -30,18 +33,29 @@ struct HandlerRequests: Sendable, Hashable {
         sentMessages.append(SentMessage(body, to: destination, contentType: contentType, type: type))
     }
 
+    /// A follow-up due `delay` from now, kept within ``FollowUp/horizon``.
     mutating func scheduleFollowUp(_ name: String, after delay: Duration, payload: [UInt8]) {
-        let delay = max(delay, .zero)
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        followUps.append(
-            FollowUpRequest(
-                name: name, payload: payload, dueDate: now.addingTimeInterval(seconds), delay: delay, handler: nil))
+        schedule(name, in: seconds, payload: payload)
     }
 
+    /// A follow-up due at `date`, kept within ``FollowUp/horizon``; a date that is not a finite time is refused.
     mutating func scheduleFollowUp(_ name: String, at date: Date, payload: [UInt8]) {
+        let seconds = date.timeIntervalSince(now)
+        guard seconds.isFinite else {
+            followUpRefusal = "a handler scheduled the follow-up \"\(name)\" at a date that is not a finite time"
+            return
+        }
+        schedule(name, in: seconds, payload: payload)
+    }
+
+    /// Clamped to [now, now + horizon]: a due date the stored state could not hold again (outside years 1–9999) or
+    /// a delay a `Duration` cannot count would otherwise trap or wipe the notification's pending follow-ups.
+    private mutating func schedule(_ name: String, in seconds: Double, payload: [UInt8]) {
+        let seconds = min(max(seconds, 0), FollowUp.horizon)
         followUps.append(
             FollowUpRequest(
-                name: name, payload: payload, dueDate: date, delay: .seconds(max(date.timeIntervalSince(now), 0)),
+                name: name, payload: payload, dueDate: now.addingTimeInterval(seconds), delay: .seconds(seconds),
                 handler: nil))
     }
 

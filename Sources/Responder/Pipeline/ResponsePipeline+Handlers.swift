@@ -73,15 +73,19 @@ extension ResponsePipeline {
         } else {
             updated.actions = requests.notificationActions
         }
+        if let refusal = requests.followUpRefusal {
+            throw HandlerRunError(handler: nil, underlying: PermanentFailure(refusal))
+        }
         var outputs = try outputs(of: requests, responseOption: responseOption, for: cause, on: record)
         // A removed notification keeps no follow-ups: they would be dropped when they came.
-        if !requests.removesNotification {
+        if !requests.removesNotification, !requests.followUps.isEmpty {
+            var pending = try updated.pendingFollowUps()
             for (index, request) in requests.followUps.enumerated() {
                 let followUp = FollowUp(
-                    id: FollowUp.id(source: cause.causationSource, causedBy: cause.causationID, number: index + 1), name: request.name,
-                    payload: request.payload, dueDate: request.dueDate)
+                    id: FollowUp.id(source: cause.causationSource, causedBy: cause.causationID, number: index + 1),
+                    name: request.name, payload: request.payload, dueDate: request.dueDate)
                 // Every request is claimed by the handler whose call made it once that call returns.
-                updated.pendingFollowUps.append(
+                pending.append(
                     PendingFollowUp(
                         followUp: followUp, handler: request.handler!, notificationDate: updated.notificationDate))
                 outputs.append(
@@ -89,6 +93,7 @@ extension ResponsePipeline {
                         followUp.id, of: cause.requestIdentifier, to: configuration.followUpLadder.step(for: request.delay),
                         causedBy: cause))
             }
+            updated.setPendingFollowUps(pending)
         }
         return HandledResponse(record: updated, outputs: outputs)
     }
