@@ -300,6 +300,54 @@ import Testing
         #expect(await pipeline.process(genuine).isRetryableFailure == false)
     }
 
+    /// Schedules a follow-up due at once on the first tap; on the second, waits for `gate` whatever its cancellation
+    /// says, so its call is cut off and left running.
+    struct Stuck: NotificationContentExtension {
+        var name = "stuck"
+        var categoryIdentifiers: Set<String> = ["photo-category"]
+        var initialState: Int { 0 }
+        let gate = Signal()
+        let followUpCalls = CallCount()
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            context.state += 1
+            if context.state == 1 {
+                context.scheduleFollowUp("later", at: Date(timeIntervalSinceNow: -1))
+            } else {
+                await gate.wait()
+            }
+            return .doNotDismiss
+        }
+
+        func didReceiveFollowUp(_ followUp: FollowUp, context: inout ExtensionContext<Int>) async throws {
+            followUpCalls.increment()
+        }
+    }
+
+    /// Follow-up calls are bound by the limit of calls cut off that still run, as responses' are.
+    @Test(.timeLimit(.minutes(1)))
+    func aFollowUpAtTheLimitOfCallsCutOffFindsTheDependencyUnavailable() async throws {
+        let stuck = Stuck()
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        try registry.register(stuck, timeout: .milliseconds(100))
+        var configuration = PipelineConfiguration()
+        configuration.maxAbandonedCalls = 1
+        let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), configuration: configuration, logger: .quiet)
+        let followUp = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r1"))))
+        #expect(await pipeline.process(Events.message(Events.response(id: "r2"))).isRetryableFailure == true)
+        #expect(pipeline.isDependencyUnavailable, "the call cut off still runs")
+
+        let outcome = await pipeline.process(followUp)
+        #expect(outcome.unavailability != nil, "no call at the limit: \(outcome)")
+        #expect(stuck.followUpCalls.value == 0)
+
+        await stuck.gate.fire()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while pipeline.isDependencyUnavailable, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        _ = try await handleWhenDue(followUp, by: pipeline)
+        #expect(stuck.followUpCalls.value == 1, "once the call cut off ended, the follow-up runs")
+    }
+
     @Test func theAppTiersFollowUpMayRemoveItsNotification() async throws {
         let delegate = RemovingDelegate()
         let pipeline = try pipeline(delegate: delegate)

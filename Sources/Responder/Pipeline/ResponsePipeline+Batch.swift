@@ -324,8 +324,6 @@ extension ResponsePipeline {
         _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
         stored: NotificationRecord, startsFresh: Bool
     ) async -> Handling {
-        // Calls cut off that ignored the cancellation pile up behind whatever they wait for: start no more.
-        if let unavailable = abandonedCalls.unavailability { return .done(.dependencyUnavailable(unavailable)) }
         do {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
                 try await run(receiver, for: input, on: record, log: member.log)
@@ -361,8 +359,9 @@ extension ResponsePipeline {
     /// a run of ``DependencyUnavailable`` from one handler, a pause.
     func handlerFailure(_ error: any Error, of eventID: String) -> Handling {
         guard let failure = error as? HandlerRunError else { return .done(.failed(error, retryable: true)) }
-        if let unavailable = failure.underlying as? DependencyUnavailable, let handler = failure.handler,
-            dependencyFailures.failed(handler, eventID)
+        // Without a handler, no call was made (too many calls cut off still run): nothing to count against one.
+        if let unavailable = failure.underlying as? DependencyUnavailable,
+            failure.handler.map({ dependencyFailures.failed($0, eventID) }) ?? true
         {
             return .done(.dependencyUnavailable(unavailable))
         }

@@ -176,6 +176,9 @@ extension ResponsePipeline {
         _ timeout: Duration?, of handler: String, tier timeouts: Counter,
         _ call: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
+        // Calls cut off that ignored the cancellation pile up behind whatever they wait for: start no more, for a
+        // response or a follow-up alike.
+        if let unavailable = abandonedCalls.unavailability { throw HandlerRunError(handler: nil, underlying: unavailable) }
         let limit = timeout ?? configuration.handlerTimeout
         do {
             let value = try await withTimeLimit(
@@ -195,7 +198,8 @@ extension ResponsePipeline {
 /// An error thrown by a handler, as opposed to one of the store: the handler decides whether it is retryable.
 struct HandlerRunError: Error {
     /// The extension's name, or `delegate`; nil when the error is about what the handlers asked for together (a
-    /// message to an undeclared destination) rather than one handler's call.
+    /// message to an undeclared destination) rather than one handler's call, or when no call was made (too many calls
+    /// cut off still run).
     var handler: String?
     var underlying: any Error
 }
