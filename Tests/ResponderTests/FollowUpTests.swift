@@ -348,6 +348,44 @@ import Testing
         #expect(stuck.followUpCalls.value == 1, "once the call cut off ended, the follow-up runs")
     }
 
+    /// Schedules `count` follow-ups due in an hour, each with `payloadBytes` bytes, on every tap.
+    struct Flood: NotificationContentExtension {
+        var name = "flood"
+        var categoryIdentifiers: Set<String> = ["photo-category"]
+        var initialState: Int { 0 }
+        var count: Int
+        var payloadBytes = 0
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            for _ in 0..<count { context.scheduleFollowUp("flood", after: .seconds(3600), payload: Array(repeating: 0x61, count: payloadBytes)) }
+            return .doNotDismiss
+        }
+
+        func didReceiveFollowUp(_ followUp: FollowUp, context: inout ExtensionContext<Int>) async throws {}
+    }
+
+    private func pipeline(_ flood: Flood) throws -> ResponsePipeline {
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        try registry.register(flood)
+        return ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet)
+    }
+
+    /// One call schedules at most 10 follow-ups of at most 4 KiB each, and a notification keeps at most 100 pending:
+    /// past a cap, the call fails permanently, nothing of it committed.
+    @Test func followUpsAreCappedPerCallPerNotificationAndInSize() async throws {
+        let tap = { (id: String) in Events.message(Events.response(id: id)) }
+        #expect(try await pipeline(Flood(count: FollowUp.maxPerCall + 1)).process(tap("r1")).isRetryableFailure == false)
+        let big = Flood(count: 1, payloadBytes: FollowUp.maxPayloadBytes + 1)
+        #expect(try await pipeline(big).process(tap("r1")).isRetryableFailure == false)
+        #expect(try await pipeline(Flood(count: 1, payloadBytes: FollowUp.maxPayloadBytes)).process(tap("r1")).disposition == .updated)
+
+        let pipeline = try pipeline(Flood(count: FollowUp.maxPerCall))
+        for index in 1...(FollowUp.maxPending / FollowUp.maxPerCall) {
+            #expect(await pipeline.process(tap("r\(index)")).disposition == .updated)
+        }
+        #expect(await pipeline.process(tap("r-over")).isRetryableFailure == false, "the notification keeps 100 already")
+    }
+
     @Test func theAppTiersFollowUpMayRemoveItsNotification() async throws {
         let delegate = RemovingDelegate()
         let pipeline = try pipeline(delegate: delegate)

@@ -42,6 +42,16 @@ public struct FollowUp: Sendable, Hashable, Codable {
     /// that scheduled it, so every due date is one the notification's stored state can hold.
     public static let horizon: TimeInterval = 365 * 24 * 60 * 60
 
+    /// How many follow-ups one handler call may schedule: 10. More fail the call permanently.
+    public static let maxPerCall = 10
+
+    /// How many follow-ups one notification may keep pending: 100. A call that would schedule more fails permanently;
+    /// the list is stored with the notification's state and read whole by each of its events.
+    public static let maxPending = 100
+
+    /// The largest ``payload`` in bytes: 4 KiB. A larger one fails the call permanently.
+    public static let maxPayloadBytes = 4096
+
     /// The CloudEvents `source` a follow-up's inbox entry is kept under. No input may claim it: a producer's event
     /// under it could take a follow-up's inbox entry and so cancel the follow-up.
     public static let inboxSource = "responder:follow-up"

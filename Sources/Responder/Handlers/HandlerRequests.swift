@@ -18,7 +18,8 @@ struct HandlerRequests: Sendable, Hashable {
     var sentMessages: [SentMessage] = []
     /// The follow-ups handlers scheduled, in order.
     var followUps: [FollowUpRequest] = []
-    /// Why a follow-up a handler asked for cannot be scheduled (a due date that is not a finite time), if one
+    /// Why a follow-up a handler asked for cannot be scheduled (a due date that is not a finite time, past a cap of
+    /// ``FollowUp``), if one
     /// cannot: the pipeline then fails the input permanently.
     var followUpRefusal: String?
     /// When the handlers were called: what a follow-up's delay counts from.
@@ -52,6 +53,12 @@ struct HandlerRequests: Sendable, Hashable {
     /// Clamped to [now, now + horizon]: a due date the stored state could not hold again (outside years 1–9999) or
     /// a delay a `Duration` cannot count would otherwise trap or wipe the notification's pending follow-ups.
     private mutating func schedule(_ name: String, in seconds: Double, payload: [UInt8]) {
+        guard followUps.count < FollowUp.maxPerCall, payload.count <= FollowUp.maxPayloadBytes else {
+            followUpRefusal =
+                "a handler scheduled more than \(FollowUp.maxPerCall) follow-ups in one call, or one (\"\(name)\") with "
+                + "a payload over \(FollowUp.maxPayloadBytes) bytes"
+            return
+        }
         let seconds = min(max(seconds, 0), FollowUp.horizon)
         followUps.append(
             FollowUpRequest(

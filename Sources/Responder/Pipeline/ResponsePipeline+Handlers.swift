@@ -80,6 +80,13 @@ extension ResponsePipeline {
         // A removed notification keeps no follow-ups: they would be dropped when they came.
         if !requests.removesNotification, !requests.followUps.isEmpty {
             var pending = try updated.pendingFollowUps()
+            guard pending.count + requests.followUps.count <= FollowUp.maxPending else {
+                throw HandlerRunError(
+                    handler: nil,
+                    underlying: PermanentFailure(
+                        "the handlers scheduled \(requests.followUps.count) follow-ups for a notification that has "
+                            + "\(pending.count) pending, more than the \(FollowUp.maxPending) it may keep"))
+            }
             for (index, request) in requests.followUps.enumerated() {
                 let followUp = FollowUp(
                     id: FollowUp.id(source: cause.causationSource, causedBy: cause.causationID, number: index + 1),
