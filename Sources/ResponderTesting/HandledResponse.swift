@@ -47,8 +47,8 @@ public struct HandledResponse: Sendable {
             .map { try EventCodec.decodeRemovedEvent($0.body) }
     }
 
-    /// How a handled response ended (`updated`, `noUpdate`, `ignored`, `deduplicated`, `stale`), or nil when it was not
-    /// handled: see ``deadLetterReason`` and ``failure``.
+    /// How a handled input ended (`updated`, `noUpdate`, `ignored`, `deduplicated`, `stale`, or `deferred` for a
+    /// follow-up back before it was due), or nil when it was not handled: see ``deadLetterReason`` and ``failure``.
     public var disposition: ResponseOutcome.Disposition? {
         if case .completed(_, let disposition) = outcome { return disposition }
         return nil
