@@ -33,12 +33,14 @@ struct FollowUpThroughBrokerTests {
         let probe = try await QueueProbe.open(topology)
         let journal = FollowingUpHandler.Journal()
         let registry = try FollowingUpHandler.registry(delay: .milliseconds(1500), journal)
-        let worker = try InProcessWorker(topology: topology, registry: registry)
-        try await worker.waitUntilReady()
+        try await topology.declare(on: probe.channel)
 
+        // Both taps wait in the queue before the worker starts, so the second is handled before the first's
+        // follow-up is due however slowly the worker comes up.
         let request = "\(topology.prefix)-note"
         try await publish(FollowingUpHandler.tap("\(request)-e1", on: request), probe)
         try await publish(FollowingUpHandler.tap("\(request)-e2", on: request), probe)
+        let worker = try InProcessWorker(topology: topology, registry: registry)
         let updates = try await probe.takeUpdates(1)
         try await worker.stop()
 
