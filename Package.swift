@@ -280,7 +280,7 @@ if fuzzBuild {
     package.targets.append(
         .executableTarget(
             name: "intake-fuzzer",
-            dependencies: ["IntakeFuzzing", "NotificationEvents"],
+            dependencies: ["IntakeFuzzing", "NotificationEvents", "Responder"],
             path: "Tests/Fuzz/Fuzzer",
             swiftSettings: fuzzing + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]

@@ -19,7 +19,7 @@ enum DeadLetterDisplay {
         }
         let line = FixtureLine(
             exchange: inbound.exchange, routingKey: inbound.routingKey, redelivered: inbound.redelivered,
-            properties: FixtureLine.Properties(inbound.properties), bodyBytes: body)
+            properties: inbound.properties, bodyBytes: body)
         return String(decoding: EventCodec.encode(line), as: UTF8.self)
     }
 
