@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
         .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
+        .library(name: "ResponderIntake", targets: ["ResponderIntake"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "ResponderTesting", targets: ["ResponderTesting"]),
         .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
@@ -175,7 +176,8 @@ let package = Package(
         .target(
             name: "WorkerHarness",
             dependencies: [
-                "BrokerHarness", "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample",
+                "BrokerHarness", "AMQP", "NotificationEvents", "Responder", "ResponderIntake", "ResponderWorker",
+                "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/WorkerHarness"
@@ -213,6 +215,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderIntake",
                 "ResponderWorker",
                 "ResponderPostgres",
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -232,7 +235,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolTests",
             dependencies: [
-                "ResponderCommands", "ResponderWorker", "ResponderPostgres", "Responder", "RedGreenExample",
+                "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderPostgres", "Responder",
+                "RedGreenExample",
                 "NotificationEvents", "AMQP", "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -243,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolBrokerTests",
             dependencies: [
-                "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "BrokerHarness", "WorkerHarness",
+                "AMQP", "NotificationEvents", "Responder", "ResponderIntake", "ResponderWorker", "BrokerHarness",
+                "WorkerHarness",
             ]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
@@ -255,6 +260,7 @@ let package = Package(
                 "NotificationEvents",
                 "Responder",
                 "ResponderPostgres",
+                "ResponderIntake",
                 "ResponderWorker",
                 "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import AMQP
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderWorker
 
 /// One dead letter as `redrive --show` prints it: a fixture line (the shape `record` writes), headers and all, with

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ServiceLifecycle
 import Synchronization
 import Tracing

@@ -1,5 +1,6 @@
 import Logging
 import Responder
+import ResponderIntake
 import Synchronization
 
 /// The worker's pause while something its inputs need is unavailable, through no fault of theirs (``Unavailability``),

@@ -1,4 +1,5 @@
 import AMQP
+import ResponderIntake
 
 extension Publication {
     /// `delivery` as it arrived (body, properties, headers, `x-responder-attempts` included), published through the

@@ -3,6 +3,7 @@ import BrokerHarness
 import Foundation
 import Logging
 import Responder
+import ResponderIntake
 import ResponderPostgres
 import ResponderWorker
 import Testing

@@ -3,6 +3,7 @@ import BrokerHarness
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 @testable import ResponderWorker
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import AMQP
 import Foundation
 import NotificationEvents
+import ResponderIntake
 import ResponderWorker
 import Testing
 

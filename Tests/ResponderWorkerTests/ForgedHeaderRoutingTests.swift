@@ -2,6 +2,7 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import Testing
 
 @testable import ResponderWorker

@@ -2,6 +2,7 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderWorker
 import Testing
 

@@ -1,5 +1,6 @@
 import AMQP
 import Foundation
+import ResponderIntake
 import ResponderWorker
 
 /// A topology of one test's own, so tests run side by side on one broker without taking each other's messages.
