@@ -22,7 +22,7 @@ import Synchronization
 /// is handled again.
 ///
 /// What happens to the inputs in hand depends on the mode. By default the session stops consuming, hands them back
-/// (``Publication/handBack(_:to:)``), waits in ``waitUntilAvailable()`` and consumes again. In ordered mode they wait
+/// (``ForwardedInput/handBack(_:to:)``), waits in ``waitUntilAvailable()`` and consumes again. In ordered mode they wait
 /// in place instead (``waitInPlace(_:)``), still unacknowledged and in order, and the session keeps its consumers: a
 /// copy at the back of a shard would let the notification's later events overtake it, and a cancelled consumer
 /// would hand the shard to another worker while this one still holds its earlier events.
