@@ -321,6 +321,8 @@ extension ResponsePipeline {
         _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
         stored: NotificationRecord, startsFresh: Bool
     ) async -> Handling {
+        // Calls cut off that ignored the cancellation pile up behind whatever they wait for: start no more.
+        if let unavailable = abandonedCalls.unavailability { return .done(.dependencyUnavailable(unavailable)) }
         do {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
                 try await run(receiver, for: input, on: record, log: member.log)

@@ -123,7 +123,8 @@ extension ResponsePipeline {
         let limit = timeout ?? configuration.handlerTimeout
         do {
             let value = try await withTimeLimit(
-                limit, deadlines: handlerDeadlines, timedOut: { HandlerTimeout(handler: handler, limit: limit) }, call)
+                limit, deadlines: handlerDeadlines, abandoned: abandonedCalls,
+                timedOut: { HandlerTimeout(handler: handler, limit: limit) }, call)
             dependencyFailures.worked(handler)
             return value
         } catch {
