@@ -2,6 +2,7 @@ import AMQP
 import Foundation
 import ResponderIntake
 import ResponderWorker
+import ResponderWorkerTesting
 
 /// A topology of one test's own, so tests run side by side on one broker without taking each other's messages.
 public struct TestTopology: Sendable {
@@ -9,20 +10,16 @@ public struct TestTopology: Sendable {
     public let topology: Topology
     public let prefix: String
 
-    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly. `shards` above 0 is ordered mode.
+    /// A fresh set of names; `retryDelays` and `followUpDelays` (milliseconds) are short so retry and follow-up tests
+    /// finish quickly. `shards` above 0 is ordered mode.
     public init(
-        _ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5,
+        _ label: String = "t", retryDelays: [Int] = [1, 1, 1], followUpDelays: [Int] = [200, 1000], deliveryLimit: Int = 5,
         outputQueueType: QueueType = .classic, shards: Int = 0
     ) {
         prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
-        var topology = Topology()
-        topology.inputExchange = "\(prefix).responses"
-        topology.inputQueue = "\(prefix).responder.responses"
-        topology.outputExchange = "\(prefix).action-updates"
-        topology.outputQueue = "\(prefix).responder.action-updates"
-        topology.deadLetterExchange = "\(prefix).dead-letter"
-        topology.deadLetterQueue = "\(prefix).responder.dead-letter"
+        var topology = Topology.ofTest(prefix)
         topology.retryDelays = retryDelays
+        topology.followUpDelays = followUpDelays
         topology.deliveryLimit = deliveryLimit
         topology.outputQueueType = outputQueueType
         topology.shards = shards
@@ -39,6 +36,7 @@ public struct TestTopology: Sendable {
             "RESPONDER_DEAD_LETTER_EXCHANGE": topology.deadLetterExchange,
             "RESPONDER_DEAD_LETTER_QUEUE": topology.deadLetterQueue,
             "RESPONDER_RETRY_DELAYS": topology.retryDelays.map(String.init).joined(separator: ","),
+            "RESPONDER_FOLLOW_UP_DELAYS": topology.followUpDelays.map(String.init).joined(separator: ","),
             "RESPONDER_DELIVERY_LIMIT": String(topology.deliveryLimit),
             "RESPONDER_OUTPUT_QUEUE_TYPE": topology.outputQueueType.rawValue,
             "RESPONDER_SHARDS": String(topology.shards),
@@ -52,8 +50,6 @@ public struct TestTopology: Sendable {
 
     /// Deletes this test's exchanges and queues.
     public func delete(on channel: AMQPChannel) async {
-        let plan = topology.declarations
-        for queue in plan.queues { _ = try? await channel.deleteQueue(queue.name) }
-        for exchange in plan.exchanges { try? await channel.deleteExchange(exchange.name) }
+        await topology.delete(on: channel)
     }
 }

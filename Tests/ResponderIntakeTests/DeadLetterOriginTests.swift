@@ -2,7 +2,6 @@ import AMQP
 import Foundation
 import NotificationEvents
 import ResponderIntake
-import ResponderWorker
 import Testing
 
 /// Where a dead letter came from and why, read from the worker's headers or from the broker's `x-death`, and the

@@ -1,5 +1,4 @@
 import ResponderIntake
-import ResponderWorker
 import Testing
 
 /// The at-least-once dead-lettering policy matches exactly the queues the worker consumes, whatever their names hold.

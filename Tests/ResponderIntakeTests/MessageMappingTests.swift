@@ -3,7 +3,6 @@ import Foundation
 import NotificationEvents
 import Responder
 import ResponderIntake
-import ResponderWorker
 import Testing
 
 /// The pipeline's transport-agnostic messages and AMQP's map into each other without losing what the contract
