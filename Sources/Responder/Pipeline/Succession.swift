@@ -15,12 +15,14 @@ enum Succession: Sendable {
     /// state stored for its request identifier; `fresh` is the record a replacement starts from.
     ///
     /// A later date, or the same date with another category (a notification's category never changes), is a
-    /// replacement; an earlier date is stale, and so is any date up to a removed notification's. A record stored
-    /// before stores kept dates learns the date from its next response, unless that one's category differs.
+    /// replacement; an earlier date is stale, and so is any date up to a removed notification's, and any date at all
+    /// after a removal whose delivery date is unknown. A record stored before stores kept dates learns the date from
+    /// its next response, unless that one's category differs.
     static func of(
         _ record: NotificationRecord, date: Date, category: String, fresh: () -> NotificationRecord
     ) -> Succession {
         guard let storedDate = record.notificationDate else {
+            if record.isRemoved { return .stale(why: "the notification was removed, and no later delivery is known") }
             guard category == record.categoryIdentifier else { return .replacement(fresh()) }
             var dated = record
             dated.notificationDate = date
@@ -36,6 +38,10 @@ enum Succession: Sendable {
         if delivered > stored || category != record.categoryIdentifier { return .replacement(fresh()) }
         return .current(record)
     }
+
+    /// The delivery date of a tombstone that removed no delivered notification (a pending one the worker never
+    /// stored): every response after it is to a later delivery. Stores keep it as any date.
+    static let beforeEveryDelivery = Date.distantPast
 
     /// `date` in whole microseconds: PostgreSQL keeps no finer time, and SQLite's seconds since 1970 in a double may
     /// come back a rounding away from the date that went in; neither may turn the same notification into a new one.
