@@ -28,6 +28,8 @@ extension ResponsePipeline {
             case .stale(let why):
                 member.log.log(.debug, "replacement of an earlier notification", ["outcome": "stale", "why": "\(why)"])
                 return .done(.completed(outputs: [], disposition: .stale))
+            case .conflicting(let why):
+                return .done(.deadLetter(reason: .categoryChanged, detail: why))
             case .current:
                 return commit(lifecycle, nil, outputs: [])
             case .replacement(let fresh):
