@@ -15,8 +15,8 @@ public struct NotificationRecord: Sendable, Hashable {
     public var version: Int64
     /// When the notification the state is about was delivered (its `notification.date`): a response to a notification
     /// delivered earlier is stale, one delivered later replaced it. For a removed notification, the removed delivery's
-    /// date (in the device's clock, never the removal's own date); nil when the worker never learned it. Nil for a
-    /// record stored before stores kept it.
+    /// date (in the device's clock, never the removal's own date): `Date.distantPast` for a pending one never
+    /// delivered, nil when the worker never learned it. Nil for a record stored before stores kept it.
     public var notificationDate: Date?
     /// Whether the notification was removed: the record is a tombstone that keeps only the date and the version, so a
     /// late response to the removed notification is stale and the versions of its outputs never go back.
