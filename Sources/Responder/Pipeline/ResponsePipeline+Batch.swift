@@ -45,7 +45,8 @@ extension ResponsePipeline {
         var committed: Set<Int> = []
         for (index, member) in members.enumerated() {
             guard case .response(let response) = member.input else {
-                // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification.
+                // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification. A follow-up's
+                // handler is the one that scheduled it, known once its notification is loaded.
                 pending.append(index)
                 continue
             }
@@ -273,6 +274,8 @@ extension ResponsePipeline {
                         await handle(member, response, by: round.receivers[index]!, on: known)
                     case .lifecycle(let lifecycle):
                         handle(member, lifecycle, on: known)
+                    case .followUp(let followUp):
+                        await handle(member, followUp, on: known)
                     }
                 current = Self.record(after: handling, on: known)
                 handled.append((index, handling))
@@ -329,12 +332,7 @@ extension ResponsePipeline {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
                 try await run(receiver, for: input, on: record, log: member.log)
             }
-            try configuration.stepReached?(.afterHandler)
-            if let problem = unpublishable(handled.outputs) {
-                return .done(
-                    .deadLetter(
-                        reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
-            }
+            if let refusal = try checkHandled(handled) { return refusal }
             let entry = InboxEntry(
                 source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                 outputs: handled.outputs, processedAt: Date())
@@ -346,16 +344,31 @@ extension ResponsePipeline {
                     inboxEntry: entry, notification: changed,
                     actionsChanged: startsFresh || handled.record.actions != stored.actions,
                     replacesHandlerStates: startsFresh || handled.record.isRemoved))
-        } catch let failure as HandlerRunError {
-            if let unavailable = failure.underlying as? DependencyUnavailable, let handler = failure.handler,
-                dependencyFailures.failed(handler, input.event.id)
-            {
-                return .done(.dependencyUnavailable(unavailable))
-            }
-            return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
         } catch {
-            return .done(.failed(error, retryable: true))
+            return handlerFailure(error, of: input.event.id)
         }
+    }
+
+    /// Reports the handlers' end to ``PipelineConfiguration/stepReached`` (whose error fails the input as a handler's
+    /// would) and says whether what they left must not be committed: a dead letter when one of its outputs cannot be
+    /// published, else nil.
+    func checkHandled(_ handled: HandledResponse) throws -> Handling? {
+        try configuration.stepReached?(.afterHandler)
+        guard let problem = unpublishable(handled.outputs) else { return nil }
+        return .done(
+            .deadLetter(reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
+    }
+
+    /// The outcome of the input `eventID` whose handlers threw `error`: as retryable as the handler says, or, after
+    /// a run of ``DependencyUnavailable`` from one handler, a pause.
+    func handlerFailure(_ error: any Error, of eventID: String) -> Handling {
+        guard let failure = error as? HandlerRunError else { return .done(.failed(error, retryable: true)) }
+        if let unavailable = failure.underlying as? DependencyUnavailable, let handler = failure.handler,
+            dependencyFailures.failed(handler, eventID)
+        {
+            return .done(.dependencyUnavailable(unavailable))
+        }
+        return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
     }
 
     /// The outcome of an event whose load or commit failed with `error`: an unavailable store pauses, a refused value
