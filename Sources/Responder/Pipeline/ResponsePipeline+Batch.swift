@@ -310,6 +310,8 @@ extension ResponsePipeline {
         case .stale(let why):
             member.log.log(.debug, "response to an earlier notification", ["outcome": "stale", "why": "\(why)"])
             return .done(.completed(outputs: [], disposition: .stale))
+        case .conflicting(let why):
+            return .done(.deadLetter(reason: .categoryChanged, detail: why))
         case .current(let record):
             return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: false)
         case .replacement(let record):
