@@ -11,14 +11,15 @@ extension ResponsePipeline {
 
     /// Runs the handlers a response is routed to against `record`, without storing anything.
     func run(
-        _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, log: ResponseLog
+        _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, log: ResponseLog,
+        in lane: ChainLanes.Call
     ) async throws -> HandledResponse {
         var updated = record
         var requests = HandlerRequests(notificationActions: record.actions)
         var responseOption = ResponseOption.doNotDismiss
         switch receiver {
         case .delegate(let delegate):
-            try await call(delegate, for: input, forwarded: false, requests: &requests, log: log)
+            try await call(delegate, for: input, forwarded: false, requests: &requests, log: log, in: lane)
         case .extension(let handler):
             let clock = ContinuousClock()
             let start = clock.now
@@ -26,7 +27,7 @@ extension ResponsePipeline {
                 log: log, actions: record.actions, state: record.handlerStates[handler.name])
             let response = input.event.data
             let result = try await withHandlerTimeout(
-                handler.timeout, of: handler.name, tier: metrics.extensionTimeouts
+                handler.timeout, of: handler.name, tier: metrics.extensionTimeouts, in: lane
             ) {
                 try await handler.didReceive(response, invocation)
             }
@@ -36,7 +37,7 @@ extension ResponsePipeline {
             responseOption = result.responseOption
             if responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {
-                    try await call(delegate, for: input, forwarded: true, requests: &requests, log: log)
+                    try await call(delegate, for: input, forwarded: true, requests: &requests, log: log, in: lane)
                 } else {
                     log.log(.debug, "the extension forwarded the response, but no app delegate is registered")
                 }
@@ -92,46 +93,48 @@ extension ResponsePipeline {
 
     private func call(
         _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool,
-        requests: inout HandlerRequests, log: ResponseLog
+        requests: inout HandlerRequests, log: ResponseLog, in lane: ChainLanes.Call
     ) async throws {
-        let context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
+        var context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
         let clock = ContinuousClock()
         let start = clock.now
         let response = input.event.data
-        // The call may be cut off and left running (``withTimeLimit``), so it works on a copy of the context,
-        // taken back only when the call returns in time.
-        let answered = try await withHandlerTimeout(
-            registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts
+        try await withHandlerTimeout(
+            registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts, in: lane
         ) {
-            var context = context
             try await delegate.didReceive(response, context: &context)
-            return context
         }
         metrics.delegateDuration.record(duration: clock.now - start)
-        requests = answered.requests
+        requests = context.requests
     }
 }
 
 extension ResponsePipeline {
-    /// Runs a handler's call within its limit (`timeout`, else the pipeline's), counting a timeout on `timeouts`; its
-    /// errors, the timeout's included, come out as a ``HandlerRunError``. A call that returns ends the handler's
-    /// streak of ``DependencyUnavailable`` failures: another error says nothing about the dependency.
-    private func withHandlerTimeout<Value: Sendable>(
-        _ timeout: Duration?, of handler: String, tier timeouts: Counter,
-        _ call: @escaping @Sendable () async throws -> Value
+    /// Runs a handler's call within its limit (`timeout`, else the pipeline's) in the calling lane, counting a timeout
+    /// on `timeouts`; its errors come out as a ``HandlerRunError``. Past the limit the lane is abandoned
+    /// (``ChainLanes``): the round fails the event with a ``HandlerTimeout`` without waiting, and what the call returns
+    /// late is dropped. A call that returns ends the handler's streak of ``DependencyUnavailable`` failures: another
+    /// error says nothing about the dependency.
+    private func withHandlerTimeout<Value>(
+        _ timeout: Duration?, of handler: String, tier timeouts: Counter, in call: ChainLanes.Call,
+        _ body: () async throws -> Value
     ) async throws -> Value {
-        let limit = timeout ?? configuration.handlerTimeout
+        let timeout = HandlerTimeout(handler: handler, limit: timeout ?? configuration.handlerTimeout)
+        let lanes = call.lane.lanes
+        // An abandoned lane calls no further handler: the round handles the rest of its chain in a fresh lane.
+        guard let armed = lanes.arm(call, timeout: timeout, counting: timeouts) else {
+            throw HandlerRunError(handler: handler, underlying: timeout)
+        }
+        let value: Value
         do {
-            let value = try await withTimeLimit(
-                limit, deadlines: handlerDeadlines, timedOut: { HandlerTimeout(handler: handler, limit: limit) }, call)
-            dependencyFailures.worked(handler)
-            return value
+            value = try await body()
         } catch {
-            // Counted here, where the caller sees the deadline won the race: a call that returned as its deadline
-            // came is not a timeout.
-            if error is HandlerTimeout { timeouts.increment() }
+            guard lanes.disarm(armed) else { throw HandlerRunError(handler: handler, underlying: timeout) }
             throw HandlerRunError(handler: handler, underlying: error)
         }
+        guard lanes.disarm(armed) else { throw HandlerRunError(handler: handler, underlying: timeout) }
+        dependencyFailures.worked(handler)
+        return value
     }
 }
 
