@@ -36,6 +36,13 @@ def _measured(run, name, found, how=""):
     return None
 
 
+def set_from(thresholds, name):
+    """The thresholds that were set from the results file `name`: a row's own `from`, else the file's."""
+    def kept(rows):
+        return [row for row in rows if row.get("from", thresholds.get("from")) == name]
+    return {**thresholds, **{kind: kept(thresholds.get(kind, [])) for kind in ("rows", "replay", "latency")}}
+
+
 def misses(document, thresholds):
     """One line per threshold the run misses; empty when it meets them all."""
     found = []
@@ -91,8 +98,13 @@ def main():
     parser.add_argument("results", type=Path, help="a results file (Benchmarks/results/*.json)")
     parser.add_argument("--thresholds", type=Path, default=DEFAULT_THRESHOLDS,
                         help="the thresholds (default Benchmarks/thresholds.json)")
+    parser.add_argument("--set-from", action="store_true",
+                        help="check only the thresholds set from this results file (their `from`)")
     arguments = parser.parse_args()
-    return report(json.loads(arguments.results.read_text()), json.loads(arguments.thresholds.read_text()))
+    thresholds = json.loads(arguments.thresholds.read_text())
+    if arguments.set_from:
+        thresholds = set_from(thresholds, arguments.results.name)
+    return report(json.loads(arguments.results.read_text()), thresholds)
 
 
 if __name__ == "__main__":

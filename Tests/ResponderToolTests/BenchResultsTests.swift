@@ -78,16 +78,42 @@ import WorkerHarness
         ])
     }
 
-    /// The committed thresholds hold for the run they were set from (their `from`, a committed results file): a
-    /// threshold tighter than what was measured, or naming a row the harness does not write, fails here rather than
-    /// in the next bench.
-    @Test func theCommittedThresholdsHoldForTheRunTheyWereSetFrom() async throws {
+    /// The committed thresholds hold for the runs they were set from (their `from`, the file's or a row's own, each a
+    /// committed results file): a threshold tighter than what was measured, or naming a row the harness does not
+    /// write, fails here rather than in the next bench.
+    @Test func theCommittedThresholdsHoldForTheRunsTheyWereSetFrom() async throws {
         let benchmarks = Paths.root.appendingPathComponent("Benchmarks")
         let thresholds = try JSONSerialization.jsonObject(
             with: Data(contentsOf: benchmarks.appendingPathComponent("thresholds.json"))) as? [String: Any]
         let from = try #require(thresholds?["from"] as? String)
-        let result = try await BenchHarness.check([benchmarks.appendingPathComponent("results/\(from)").path])
-        #expect(result.status == 0, "\(from): \(result.output)")
+        let rows = ["rows", "replay", "latency"].flatMap { thresholds?[$0] as? [[String: Any]] ?? [] }
+        let files = Set([from] + rows.compactMap { $0["from"] as? String })
+        #expect(files.count > 1, "the replay rows name a run of their own")
+        for file in files.sorted() {
+            let result = try await BenchHarness.check([benchmarks.appendingPathComponent("results/\(file)").path, "--set-from"])
+            #expect(result.status == 0, "\(file): \(result.output)")
+            #expect(!result.output.contains("meets all 0 thresholds"), "\(file): \(result.output)")
+        }
+    }
+
+    /// With `--set-from`, a results file is checked only against the thresholds set from it.
+    @Test func setFromChecksOnlyTheThresholdsSetFromThatFile() async throws {
+        let folder = try Paths.temporaryFolder("bench-set-from")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let results = try BenchHarness.writeJSON(Self.run, "mine.json", in: folder)
+        let limits = try BenchHarness.writeJSON([
+            "from": "older.json", "prefetch": 200,
+            "rows": [["mix": "redgreen", "variant": "responder", "min_vs_limit": 0.9]],
+            "replay": [
+                ["mix": "redgreen", "store": "memory", "max_client_cpu_us_per_event": 15.5, "from": "mine.json"],
+                ["mix": "every-update", "store": "memory", "max_client_cpu_us_per_event": 20.5, "from": "mine.json"],
+            ],
+        ], "thresholds.json", in: folder)
+        let result = try await BenchHarness.check([results, "--thresholds", limits, "--set-from"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.split(separator: "\n") == [
+            "bench: regression: every-update replay memory: 22.4 µs CPU per event, threshold 20.5: 1.90 µs over (9%)",
+        ])
     }
 
     /// Two runs of one commit on one day both stay: the second gets the time in its name.
