@@ -31,6 +31,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Where the outputs go (default: stdout).")
     var out: String?
 
+    @OptionGroup(title: "Handler calls") var calls: HandlerCallOptions
+
     @Option(name: Settings.concurrency.name, help: Settings.concurrency.help) var concurrency: String?
     @Option(name: Settings.expect.name, help: Settings.expect.help) var expect: String?
     @Option(name: Settings.replayLogLevel.name, help: Settings.replayLogLevel.help) var logLevel: String?
@@ -40,6 +42,9 @@ struct ReplayCommand: AsyncParsableCommand {
         let logger = bootstrapLogging(level: try Settings.replayLogLevel.resolve(logLevel, environment))
         try ReadableFile.check(fixture, as: "FIXTURE")
         let expect = try Settings.expect.resolveOptional(self.expect, environment)
+        // The handlers run under the limits the worker gives them (a dependency outage fails its line).
+        var configuration = PipelineConfiguration()
+        try calls.apply(to: &configuration, environment)
         // As many notifications' handlers at once within a batch as `run` runs.
         let concurrency = try Settings.concurrency.resolve(self.concurrency, environment)
         let registry = try handlers.makeRegistry(environment, registration: Program.current.registration)
@@ -51,7 +56,6 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         // Outputs are checked as the worker checks them, against the limits of a default connection: an event the
         // worker would dead-letter as unpublishable is dead-lettered here too, with nothing stored.
-        var configuration = PipelineConfiguration()
         configuration.checkPublishability(against: AMQPConfiguration().publishLimits)
         let pipeline = ResponsePipeline(registry: registry, store: state.store, configuration: configuration)
 

@@ -22,8 +22,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(name: Settings.prefetch.name, help: Settings.prefetch.help) var prefetch: String?
     @Option(name: Settings.concurrency.name, help: Settings.concurrency.help) var concurrency: String?
-    @Option(name: Settings.handlerTimeout.name, help: Settings.handlerTimeout.help) var handlerTimeout: String?
-    @Option(name: Settings.dependencyFailures.name, help: Settings.dependencyFailures.help) var dependencyFailures: String?
+    @OptionGroup(title: "Handler calls") var calls: HandlerCallOptions
     @Option(name: Settings.maxBodySize.name, help: Settings.maxBodySize.help) var maxBodySize: String?
     @Option(name: Settings.outputMode.name, help: Settings.outputMode.help) var outputMode: String?
     @Option(name: Settings.metricsPort.name, help: Settings.metricsPort.help) var metricsPort: String?
@@ -51,8 +50,7 @@ struct RunCommand: AsyncParsableCommand {
     func pipelineConfiguration(_ environment: EnvironmentFallback) throws -> PipelineConfiguration {
         var configuration = PipelineConfiguration()
         configuration.maxBodySize = try Settings.maxBodySize.resolve(maxBodySize, environment)
-        configuration.dependencyFailures = try Settings.dependencyFailures.resolve(dependencyFailures, environment)
-        configuration.handlerTimeout = .seconds(try Settings.handlerTimeout.resolve(handlerTimeout, environment))
+        try calls.apply(to: &configuration, environment)
         configuration.outputMode = try Settings.outputMode.resolve(outputMode, environment)
         configuration.stepReached = try FaultInjection.stepCallback(environment.environment)
         return configuration

@@ -11,14 +11,16 @@ import Synchronization
 /// store's or the handler's words, which may name a user and a host: readiness answers anyone who can reach the
 /// port), the outage's gauge is 1, and one warning with the reason is logged for the outage, not one per input or
 /// per check. Then the worker probes with capped, jittered backoff until the outage ends. The backoff keeps growing
-/// across pauses until an input is handled again, so a store that answers the check but still fails commits, or a
-/// dependency that still fails, is not hammered.
+/// across pauses until an input is handled again while no handler's dependency is down, so a store that answers the
+/// check but still fails commits, or a dependency that still fails, is not hammered.
 ///
 /// A store is probed with ``StateStore/checkAvailability()``, and answering it ends the pause and the outage. A
 /// dependency has no check the worker could make: after each backoff the pause ends and the next inputs are the
 /// probe. While the dependency still fails they pause the worker again at once (the pipeline's streak stays at its
-/// threshold until a call works), without another warning, and the outage (readiness, gauge) lasts until an input
-/// is handled again.
+/// threshold until a call works), without another warning, and the outage (readiness, gauge) lasts until a call of
+/// the failing handler works (`dependencyDown` turns false). Inputs of other handlers, and lifecycle events, handled
+/// between the probes neither end it nor restart the backoff: with mixed traffic the outage would otherwise end and
+/// begin again at every other input, each time with a warning and a backoff back at its start.
 ///
 /// What happens to the inputs in hand depends on the mode. By default the session stops consuming, hands them back
 /// (``Publication/handBack(_:to:)``), waits in ``waitUntilAvailable()`` and consumes again. In ordered mode they wait
@@ -30,7 +32,8 @@ final class IntakePause: Sendable {
         var paused = false
         /// What the current pause is for.
         var cause = Cause.store
-        /// Whether a dependency outage goes on: from its first pause until an input is handled again.
+        /// Whether a dependency outage goes on: from its first pause until an input is handled while no handler's
+        /// dependency is down.
         var dependencyOutage = false
         /// Probes made since an input was last handled: the backoff's attempt.
         var attempts = 0
@@ -55,11 +58,17 @@ final class IntakePause: Sendable {
     private let metrics: WorkerMetrics
     private let logger: Logger
     private let inPlace: Bool
+    private let dependencyDown: @Sendable () -> Bool
 
     /// A pause for `store` and the handlers' dependencies; `inPlace` (ordered mode) when inputs wait in place rather
-    /// than go back to the queue.
-    init(store: any StateStore, backoff: Backoff, readiness: Readiness, metrics: WorkerMetrics, logger: Logger, inPlace: Bool) {
+    /// than go back to the queue. `dependencyDown` says whether a handler's dependency is still taken to be down
+    /// (``ResponsePipeline/isDependencyUnavailable``).
+    init(
+        store: any StateStore, backoff: Backoff, readiness: Readiness, metrics: WorkerMetrics, logger: Logger,
+        inPlace: Bool, dependencyDown: @escaping @Sendable () -> Bool
+    ) {
         self.inPlace = inPlace
+        self.dependencyDown = dependencyDown
         self.store = store
         self.backoff = backoff
         self.readiness = readiness
@@ -110,9 +119,11 @@ final class IntakePause: Sendable {
         return true
     }
 
-    /// Records that an input was handled: the store and the handlers' dependencies work, so a dependency outage ends
-    /// and the next pause starts its backoff afresh.
+    /// Records that an input was handled: the store works, and unless a handler's dependency is still down (the input
+    /// was another handler's, or a lifecycle event), so do the dependencies: a dependency outage ends and the next
+    /// pause starts its backoff afresh.
     func inputWorked() {
+        guard !dependencyDown() else { return }
         let endsOutage = state.withLock { state in
             state.attempts = 0
             defer { state.dependencyOutage = false }

@@ -29,7 +29,8 @@ public struct ResponderService: Service {
         self.logger = logger
         pause = IntakePause(
             store: pipeline.store, backoff: configuration.storeRetryBackoff, readiness: readiness, metrics: metrics,
-            logger: logger, inPlace: configuration.topology.isOrdered)
+            logger: logger, inPlace: configuration.topology.isOrdered,
+            dependencyDown: { [pipeline] in pipeline.isDependencyUnavailable })
         ownership = configuration.topology.isOrdered
             ? ShardOwnership(
                 store: pipeline.store, shards: configuration.topology.shards, member: configuration.workerID,

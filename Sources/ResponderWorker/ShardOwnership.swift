@@ -40,6 +40,12 @@ final class ShardOwnership: Sendable {
         /// When the last renewal that the store answered was sent: the membership lasts at least the lease's
         /// timeout from then.
         var renewed: ContinuousClock.Instant?
+        /// Bumped when a rebalance ends: a heartbeat's reply read the fleet as it was when its renewal was sent, and
+        /// one sent before or during a rebalance may show a shard it claimed as free, or one it gave back as still
+        /// its own.
+        var generation: UInt64 = 0
+        /// Whether a rebalance is changing the leases now: a reply that comes meanwhile is as old.
+        var rebalancing = false
     }
 
     private let state = Mutex(State())
@@ -115,13 +121,17 @@ final class ShardOwnership: Sendable {
 
     /// One heartbeat: renews the membership, looks at the fleet, and tells the session if the shards it holds
     /// should change, or to fence when it no longer holds the lease of one of them (its membership had expired, and
-    /// another member may be subscribed as the shard's standby).
+    /// another member may be subscribed as the shard's standby). A reply that a rebalance overlapped (it began or
+    /// ended between the renewal's sending and its reply) renews the membership and changes nothing else: the fleet
+    /// it read is older than the shards held, and would fence or cancel for nothing.
     func renew() async throws {
         let sent = ContinuousClock.now
+        let generation = state.withLock { $0.generation }
         let leases = try await store.renewMembership(of: member, for: lease.timeout)
         let (changed, fence) = state.withLock { state -> ((@Sendable () -> Void)?, (@Sendable () -> Void)?) in
-            state.leases = leases
             state.renewed = sent
+            guard state.generation == generation, !state.rebalancing else { return (nil, nil) }
+            state.leases = leases
             if state.held.contains(where: { leases.holders[$0] != member }), !state.fenced {
                 state.fenced = true
                 return (nil, state.onFence)
@@ -188,7 +198,16 @@ final class ShardOwnership: Sendable {
     /// claims the free ones of its share, and returns the shards it holds, to consume. nil when the store cannot
     /// answer: nothing is consumed then, since a lease that is not renewed may be taken meanwhile.
     func rebalance() async -> Set<Int>? {
-        let before = state.withLock { $0.held }
+        let before = state.withLock { state in
+            state.rebalancing = true
+            return state.held
+        }
+        defer {
+            state.withLock { state in
+                state.generation += 1
+                state.rebalancing = false
+            }
+        }
         var held = before
         do {
             var leases = try await store.renewMembership(of: member, for: lease.timeout)

@@ -55,6 +55,27 @@ import WorkerHarness
         #expect(await outcome(pipeline, "e6").isRetryableFailure == true, "a call that worked ended the streak")
     }
 
+    @Test func onlyTheFailingHandlersOwnCallEndsTheOutage() async throws {
+        let down = Flag()
+        down.raise()
+        let pipeline = try pipeline(down)
+        #expect(!pipeline.isDependencyUnavailable)
+        for id in ["e1", "e2", "e3"] { _ = await outcome(pipeline, id) }
+        #expect(pipeline.isDependencyUnavailable)
+
+        // The app delegate's input, and a lifecycle event, are handled: they say nothing of the photo service.
+        let delegated = await pipeline.process(
+            Events.message(Events.response(id: "p1", request: "plain-1", category: "plain-category")))
+        #expect(delegated.disposition != nil)
+        let removal = await pipeline.process(Events.message(Events.lifecycle(id: "l1", request: "note-e1", change: .removedDelivered)))
+        #expect(removal.disposition != nil)
+        #expect(pipeline.isDependencyUnavailable, "other traffic leaves the outage on")
+
+        down.lower()
+        #expect(await outcome(pipeline, "e4").disposition == .noUpdate)
+        #expect(!pipeline.isDependencyUnavailable, "the failing handler's call that worked ended it")
+    }
+
     @Test func oneEventFailingAgainAndAgainIsThatEventsFailure() async throws {
         let down = Flag()
         down.raise()

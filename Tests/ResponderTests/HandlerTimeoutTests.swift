@@ -20,8 +20,10 @@ struct HandlerTimeoutTests {
         let sawCancellation = Flag()
         let started = Signal()
         let finished = Signal()
+        let calls = CallCount()
 
         func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            calls.increment()
             await started.fire()
             defer { Task { await finished.fire() } }
             if heedsCancellation {
@@ -39,12 +41,13 @@ struct HandlerTimeoutTests {
 
     private func makePipeline(
         _ handler: SlowExtension, timeout: Duration? = nil, defaultTimeout: Duration = .milliseconds(200),
-        store: InMemoryStateStore
+        maxAbandonedCalls: Int = PipelineConfiguration().maxAbandonedCalls, store: InMemoryStateStore
     ) throws -> ResponsePipeline {
         var registry = try Fixtures.registry(extension: nil)
         try registry.register(handler, timeout: timeout)
         var configuration = PipelineConfiguration()
         configuration.handlerTimeout = defaultTimeout
+        configuration.maxAbandonedCalls = maxAbandonedCalls
         return ResponsePipeline(registry: registry, store: store, configuration: configuration, logger: .quiet)
     }
 
@@ -83,6 +86,55 @@ struct HandlerTimeoutTests {
         // The same input, handled again once the handler answers in time, commits as usual.
         let again = await pipeline.process(Events.message(Events.response(id: "e1")))
         #expect(again.disposition == .updated)
+    }
+
+    @Test func callsCutOffThatStillRunStopFurtherCallsAtTheLimitUntilTheyEnd() async throws {
+        let gate = Signal()
+        let handler = SlowExtension(gate: gate, heedsCancellation: false)
+        let pipeline = try makePipeline(handler, maxAbandonedCalls: 2, store: InMemoryStateStore())
+        let response = { (id: String) in Events.message(Events.response(id: id, request: "note-\(id)")) }
+        for id in ["e1", "e2"] { #expect(await pipeline.process(response(id)).isRetryableFailure == true) }
+        #expect(pipeline.isDependencyUnavailable, "two calls cut off still run, the limit")
+
+        // At the limit no handler is called: the input meets an unavailable dependency, which pauses a worker.
+        guard case .dependencyUnavailable(let unavailable) = await pipeline.process(response("e3")) else {
+            Issue.record("an input at the limit should find the dependency unavailable")
+            return
+        }
+        #expect(handler.calls.value == 2)
+        #expect("\(unavailable)".contains("2 handler calls cut off by their time limit still run"))
+
+        // Once they end, calls start again.
+        await gate.fire()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while pipeline.isDependencyUnavailable, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(!pipeline.isDependencyUnavailable, "the calls cut off ended")
+        #expect(await pipeline.process(response("e3")).disposition == .updated)
+    }
+
+    @Test func aCallThatHeedsItsCancellationIsNotLeftCounted() async throws {
+        /// Sleeps an hour, or until its task is cancelled.
+        struct Sleeping: UserNotificationCenterDelegate {
+            let calls = CallCount()
+            func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws {
+                calls.increment()
+                try await Task.sleep(for: .seconds(3600))
+            }
+        }
+        let delegate = Sleeping()
+        var registry = try Fixtures.registry(extension: nil, delegate: nil)
+        registry.setDelegate(delegate, timeout: .milliseconds(100))
+        var configuration = PipelineConfiguration()
+        configuration.maxAbandonedCalls = 1
+        let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), configuration: configuration, logger: .quiet)
+        let response = { (id: String) in Events.message(Events.response(id: id, action: .default)) }
+        #expect(await pipeline.process(response("e1")).isRetryableFailure == true)
+        // Cancelled, it returns at once; until it has, it counts as a call cut off that still runs.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while pipeline.isDependencyUnavailable, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(!pipeline.isDependencyUnavailable)
+        #expect(await pipeline.process(response("e2")).isRetryableFailure == true, "called, and cut off again")
+        #expect(delegate.calls.value == 2)
     }
 
     @Test func aLimitGivenAtRegistrationReplacesThePipelinesLimit() async throws {

@@ -54,6 +54,29 @@ import WorkerHarness
         #expect(update.data.actions.map(\.identifier) == ["taps-1"])
     }
 
+    /// A notification the worker never stored has no category of its own: its removal goes out under the category
+    /// the lifecycle event names, so a push sender's binding for that category sees it; without one, under none.
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalOfANotificationNeverStoredIsRoutedByTheCategoryItNames(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        let named = await pipeline.process(
+            Events.message(Events.lifecycle(id: "l1", request: "note-9", change: .removedDelivered, category: "photo-category")))
+        #expect(try removal(named).data.categoryIdentifier == "photo-category")
+        #expect(named.outputs.first?.routingKey == "photo-category")
+        #expect(try await pipeline.store.notification("note-9")?.categoryIdentifier == "photo-category")
+
+        let unnamed = await pipeline.process(Events.message(Events.lifecycle(id: "l2", request: "note-8", change: .removedPending)))
+        #expect(try removal(unnamed).data.categoryIdentifier == "")
+        #expect(unnamed.outputs.first?.routingKey == "")
+
+        // A notification the worker stored keeps its own category, whatever the removal names.
+        _ = await pipeline.process(tap("e1", delivered: delivered))
+        let stored = await pipeline.process(
+            Events.message(Events.lifecycle(id: "l3", change: .removedDelivered, category: "mail-category")))
+        #expect(stored.outputs.first?.routingKey == "photo-category")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aRedeliveredLifecycleEventRepublishesItsOutputWithoutRecomputingIt(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()

@@ -8,12 +8,24 @@ import WorkerHarness
 
 /// Every query of deploy/grafana/responder.json names metrics, and labels to group by, that the `/metrics` of a
 /// running worker serves, and that worker serves exactly the metrics ``MetricDescription/all`` lists: the dashboard
-/// cannot keep showing a metric that was renamed or removed, nor the catalog miss one.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+/// cannot keep showing a metric that was renamed or removed, nor the catalog miss one. And every metric of the
+/// catalog is on the dashboard: a metric added is shown, or fails here.
+@Suite(.timeLimit(.minutes(3)))
 struct DashboardTests {
     private static let dashboard = Paths.root.appendingPathComponent("deploy/grafana/responder.json")
 
-    @Test func everyQueryReadsMetricsTheWorkerServes() async throws {
+    @Test func everyMetricOfTheCatalogIsOnTheDashboard() throws {
+        let shown = Set(try Self.queries().flatMap { Self.matches(of: #/responder_[a-z_]+/#, in: $0) })
+        for metric in MetricDescription.all {
+            // A histogram is queried by its series: `_bucket`, `_sum` or `_count`.
+            let series = metric.kind == .histogram
+                ? ["_bucket", "_sum", "_count"].map { metric.name + $0 } : [metric.name]
+            #expect(!shown.isDisjoint(with: series), "no panel of the dashboard shows \(metric.name)")
+        }
+    }
+
+    @Test(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"))
+    func everyQueryReadsMetricsTheWorkerServes() async throws {
         let queries = try Self.queries()
         #expect(queries.count >= 13)
 

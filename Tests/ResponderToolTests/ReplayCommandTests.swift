@@ -23,6 +23,29 @@ import WorkerHarness
         #expect(run.stderr.contains(" events: "))
     }
 
+    /// The handler-call settings are run's, read and checked through the one settings table: a replay runs the
+    /// handlers under the limits a worker would.
+    @Test func replayTakesRunsHandlerCallSettings() async throws {
+        let golden = Paths.golden("rotations").path
+        let session = Paths.session("rotations").path
+        let run = try await Tool.run([
+            "replay", session, "--expect", golden,
+            "--handler-timeout", "5", "--dependency-failures", "2", "--max-abandoned-calls", "10",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let refused: [([String], [String: String], String)] = [
+            (["--handler-timeout", "0"], [:], "Error: --handler-timeout 0: must be a whole number from 1 to 3600"),
+            (["--dependency-failures", "0"], [:], "Error: --dependency-failures 0: must be a whole number from 1 to 10000"),
+            (["--max-abandoned-calls", "0"], [:], "Error: --max-abandoned-calls 0: must be a whole number from 1 to 100000"),
+            ([], ["RESPONDER_HANDLER_TIMEOUT": "soon"], "Error: RESPONDER_HANDLER_TIMEOUT=soon: must be a whole number from 1 to 3600"),
+        ]
+        for (arguments, environment, error) in refused {
+            let refusal = try await Tool.run(["replay", session] + arguments, environment: environment)
+            #expect(refusal.status != 0, "\(arguments) \(environment)")
+            #expect(refusal.stderr.contains(error), "\(refusal.stderr)")
+        }
+    }
+
     @Test func undecodableLinesAreReportedOnStderrByLineNumber() async throws {
         let run = try await Tool.run(["replay", Paths.session("malformed").path, "--state", ":memory:"])
         #expect(run.status == 0)

@@ -1,22 +1,39 @@
 import Foundation
 import Logging
 import Responder
+import Synchronization
 import Testing
 import WorkerHarness
 
 @testable import ResponderWorker
 
 /// A dependency outage (``IntakePause``): one warning for the whole outage however often the probes find the
-/// dependency still down, readiness 503 until an input is handled again, and a new outage warns again.
+/// dependency still down, readiness 503 until an input is handled while no handler's dependency is down, and a new
+/// outage warns again.
 @Suite(.timeLimit(.minutes(1)))
 struct DependencyOutageTests {
-    @Test func oneWarningForTheOutageAndNotReadyUntilAnInputWorks() async throws {
+    /// What the pipeline says of the handlers' dependencies (``ResponsePipeline/isDependencyUnavailable``).
+    final class Dependency: Sendable {
+        private let down = Atomic<Bool>(false)
+        var isDown: Bool { down.load(ordering: .relaxed) }
+        func set(down: Bool) { self.down.store(down, ordering: .relaxed) }
+    }
+
+    private static let outage = Unavailability.dependency(DependencyUnavailable("the test API"))
+
+    private static func pause(_ dependency: Dependency) -> (IntakePause, Readiness, CapturingLogHandler.Records) {
         let (logger, records) = CapturingLogHandler.logger()
         let readiness = Readiness()
         let pause = IntakePause(
             store: InMemoryStateStore(), backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(2)),
-            readiness: readiness, metrics: WorkerMetrics(), logger: logger, inPlace: false)
-        let outage = Unavailability.dependency(DependencyUnavailable("the test API"))
+            readiness: readiness, metrics: WorkerMetrics(), logger: logger, inPlace: false,
+            dependencyDown: { dependency.isDown })
+        return (pause, readiness, records)
+    }
+
+    @Test func oneWarningForTheOutageAndNotReadyUntilAnInputWorks() async throws {
+        let (pause, readiness, records) = Self.pause(Dependency())
+        let outage = Self.outage
         let warnings = { records.entries.filter { $0.level >= .warning } }
 
         #expect(pause.unavailable(outage))
@@ -39,5 +56,30 @@ struct DependencyOutageTests {
 
         #expect(pause.unavailable(outage))
         #expect(warnings().count == 2, "a new outage warns again")
+    }
+
+    /// Mixed traffic: between the probes, inputs of other handlers (or lifecycle events) are handled while the failing
+    /// handler's dependency is still down. They neither end the outage nor restart the backoff; the failing handler's
+    /// own call that works does.
+    @Test func otherInputsHandledBetweenTheProbesLeaveTheOutageOn() async throws {
+        let dependency = Dependency()
+        let (pause, readiness, records) = Self.pause(dependency)
+        dependency.set(down: true)
+        #expect(pause.unavailable(Self.outage))
+        for _ in 1...3 {
+            try await pause.waitUntilAvailable()
+            pause.inputWorked()
+            #expect(readiness.currentObstacles.contains(.dependencyUnavailable), "another handler's input ends nothing")
+            #expect(pause.unavailable(Self.outage), "the failing handler's next input pauses again")
+        }
+        #expect(records.entries.filter { $0.level >= .warning }.count == 1, "one outage, one warning")
+        let probes = records.entries.filter { $0.message.hasPrefix("trying the handlers' dependency again") }
+        #expect(probes.map { $0.metadata["probes"] } == ["1", "2", "3"], "the backoff goes on growing")
+
+        try await pause.waitUntilAvailable()
+        dependency.set(down: false)
+        pause.inputWorked()
+        #expect(!readiness.currentObstacles.contains(.dependencyUnavailable))
+        #expect(records.entries.filter { $0.level == .info }.map(\.message) == ["the handlers' dependency answers again"])
     }
 }

@@ -1,6 +1,7 @@
 import AMQP
 import BrokerHarness
 import Foundation
+import Logging
 import NotificationEvents
 import Responder
 @testable import ResponderWorker
@@ -104,20 +105,85 @@ struct DependencyPauseTests {
         await probe.cleanUp()
     }
 
-    /// A probe of `topology` and a ready worker whose ``DependentHandler``'s dependency is down; the worker probes it
-    /// after 20 to 100 ms.
+    /// The steady category's handler, whose dependency never fails: each call shows a button named after the event.
+    struct SteadyHandler: NotificationContentExtension {
+        struct State: Codable, Sendable {}
+
+        static let category = "steady-category"
+
+        let name = "steady"
+        let categoryIdentifiers: Set<String> = [category]
+        let initialState = State()
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<State>) async throws -> ResponseOption {
+            context.setNotificationActions([NotificationAction(identifier: context.eventID, title: "Done")])
+            return .doNotDismiss
+        }
+
+        /// A poke on notification `<prefix>-steady-<number>`, event id the same.
+        static func poke(_ number: Int, _ topology: TestTopology) -> FixtureLine {
+            let id = "\(topology.prefix)-steady-\(number)"
+            return RedGreenTaps.line(
+                RedGreenTaps.event(id: id, request: id, category: category, action: .custom("poke")),
+                exchange: topology.topology.inputExchange)
+        }
+    }
+
+    /// Mixed traffic: while one handler's dependency is down, the other category's inputs are handled between the
+    /// probes. They do not end the outage: readiness stays 503 and the outage is one (one warning), until the failing
+    /// handler's own calls work again.
+    @Test func otherCategoriesHandledBetweenTheProbesDoNotEndTheOutage() async throws {
+        let topology = TestTopology("dependency-mixed", retryDelays: [1], deliveryLimit: 1)
+        let (logger, records) = CapturingLogHandler.logger()
+        let (probe, dependency, worker) = try await start(topology, logger: logger)
+        let outageWarnings = {
+            records.entries.filter { $0.level == .warning && $0.message.hasPrefix("a dependency of the handlers is unavailable") }
+        }
+
+        let failing = 10
+        try await probe.publish((1...failing).map { FlakyHandler.poke("down-\($0)", topology) })
+        try await waitFor("the worker to pause for the dependency") {
+            worker.readiness.currentObstacles == [.dependencyUnavailable]
+        }
+        let steady = 20
+        try await probe.publish((1...steady).map { SteadyHandler.poke($0, topology) })
+        try await waitFor("the steady category's inputs handled between the probes") {
+            try await probe.count(topology.topology.outputQueue) >= steady
+        }
+        // The failing handler is probed again after them, and the outage still goes on.
+        let probed = dependency.calls + 3
+        try await waitFor("the worker to probe the dependency again") { dependency.calls >= probed }
+        #expect(worker.readiness.currentObstacles == [.dependencyUnavailable])
+        #expect(outageWarnings().count == 1, "one outage, however much other traffic flowed")
+
+        dependency.comeBack()
+        let updates = try await probe.takeUpdates(steady + failing)
+        try await waitFor("the worker to be ready again") { worker.readiness.isReady }
+        try await worker.stop()
+
+        #expect(updates.count == steady + failing, "one update per input, none twice")
+        #expect(outageWarnings().count == 1)
+        #expect(try await probe.count(topology.topology.deadLetterQueue) == 0, "the outage cost no input its retries")
+        await probe.cleanUp()
+    }
+
+    /// A probe of `topology` and a ready worker whose ``DependentHandler``'s dependency is down, beside the
+    /// ``SteadyHandler``; the worker probes it after 20 to 100 ms and logs to `logger`.
     private func start(
-        _ topology: TestTopology, name: String = #function
+        _ topology: TestTopology, logger: Logger = .quiet, name: String = #function
     ) async throws -> (QueueProbe, DependentHandler.Dependency, InProcessWorker) {
         let probe = try await QueueProbe.open(topology, name: name)
         let dependency = DependentHandler.Dependency()
         var registry = HandlerRegistry()
         registry.register(
             NotificationCategory(identifier: FlakyHandler.category, actions: [NotificationAction(identifier: "poke", title: "Poke")]))
+        registry.register(
+            NotificationCategory(identifier: SteadyHandler.category, actions: [NotificationAction(identifier: "poke", title: "Poke")]))
         try registry.register(DependentHandler(down: dependency))
+        try registry.register(SteadyHandler())
         let worker = try InProcessWorker(
             topology: topology, registry: registry,
-            storeRetryBackoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100)))
+            storeRetryBackoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100)), logger: logger)
         try await worker.waitUntilReady()
         return (probe, dependency, worker)
     }

@@ -3,6 +3,7 @@ import BrokerHarness
 import Foundation
 import NotificationEvents
 import Responder
+@testable import ResponderWorker
 import Testing
 import WorkerHarness
 
@@ -70,15 +71,59 @@ struct HandlerTimeoutThroughBrokerTests {
         await probe.cleanUp()
     }
 
-    /// A probe of `topology` and a ready worker whose ``HangingHandler`` has a limit of 300 ms; open the gate at the end.
+    /// Calls cut off that ignore their cancellation and still run, at `--max-abandoned-calls`, pause the worker as an
+    /// unavailable dependency does: no more handler calls, inputs handed back uncounted, `/health/ready` 503, until
+    /// the calls end; then every input is handled once.
+    @Test func callsCutOffThatStillRunPauseTheWorkerAtTheirLimit() async throws {
+        let topology = TestTopology("abandoned-calls", retryDelays: [1, 1])
+        var pipeline = PipelineConfiguration()
+        pipeline.maxAbandonedCalls = 2
+        let (probe, calls, gate, worker) = try await start(
+            topology, pipeline: pipeline, backoff: Backoff(initial: .milliseconds(20), maximum: .milliseconds(100)))
+        defer { gate.open() }
+
+        let hanging = ["one-ignores", "two-ignores"]
+        try await probe.publish(hanging.map { FlakyHandler.poke($0, topology) })
+        try await waitFor("the worker to pause at the limit of calls cut off") {
+            worker.readiness.currentObstacles == [.dependencyUnavailable]
+        }
+        // Published during the pause: their handler is never called while the calls cut off still run, and every
+        // input goes back to the queues uncounted, again and again, instead of through the retries to the dead letters.
+        let fine = ["fine-1", "fine-2", "fine-3"]
+        try await probe.publish(fine.map { FlakyHandler.poke($0, topology) })
+        let queues = [topology.topology.inputQueue] + (1...2).map { topology.topology.retryQueue(attempt: $0) }
+        try await waitFor("every input back in the queues") {
+            var waiting = 0
+            for queue in queues { waiting += try await probe.count(queue) }
+            return waiting == hanging.count + fine.count
+        }
+        let id = { (behaviour: String) in "\(topology.prefix)-\(behaviour)" }
+        #expect(hanging.map { calls[id($0)] } == [1, 1], "not called again at the limit")
+        #expect(fine.map { calls[id($0)] } == [0, 0, 0])
+        #expect(try await probe.count(topology.topology.deadLetterQueue) == 0)
+
+        gate.open()
+        let updates = try await probe.takeUpdates(hanging.count + fine.count)
+        try await waitFor("the worker to be ready again") { worker.readiness.isReady }
+        try await worker.stop()
+        #expect(Set(updates.compactMap(\.properties.correlationID)) == Set((hanging + fine).map(id)), "each input once")
+        #expect(hanging.map { calls[id($0)] } == [2, 2], "cut off once, then answered")
+        #expect(try await probe.count(topology.topology.deadLetterQueue) == 0)
+        await probe.cleanUp()
+    }
+
+    /// A probe of `topology` and a ready worker whose ``HangingHandler`` has a limit of 300 ms, running its pipeline
+    /// with `pipeline` and probing an outage after `backoff`; open the gate at the end.
     private func start(
-        _ topology: TestTopology, name: String = #function
+        _ topology: TestTopology, pipeline: PipelineConfiguration = PipelineConfiguration(),
+        backoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30)), name: String = #function
     ) async throws -> (QueueProbe, FlakyHandler.Calls, HangingHandler.Gate, InProcessWorker) {
         let probe = try await QueueProbe.open(topology, name: name)
         let calls = FlakyHandler.Calls()
         let gate = HangingHandler.Gate()
         let worker = try InProcessWorker(
-            topology: topology, registry: try HangingHandler.registry(calls, gate: gate, timeout: .milliseconds(300)))
+            topology: topology, registry: try HangingHandler.registry(calls, gate: gate, timeout: .milliseconds(300)),
+            storeRetryBackoff: backoff, pipeline: pipeline)
         try await worker.waitUntilReady()
         return (probe, calls, gate, worker)
     }

@@ -69,7 +69,8 @@ struct InPlaceStorePauseTests {
     private static func pause(_ store: CheckedStore) -> IntakePause {
         IntakePause(
             store: store, backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(2)), readiness: Readiness(),
-            metrics: WorkerMetrics(), logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }, inPlace: true)
+            metrics: WorkerMetrics(), logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }, inPlace: true,
+            dependencyDown: { false })
     }
 
     @Test func oneInputChecksTheStoreAndEveryInputGoesOnWhenItAnswers() async throws {

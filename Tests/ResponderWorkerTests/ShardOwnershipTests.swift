@@ -115,6 +115,36 @@ struct ShardOwnershipTests {
         #expect(calls.all == ["change", "fence"])
     }
 
+    /// A heartbeat whose reply comes back after a rebalance read the fleet before it: the shards the rebalance
+    /// claimed look free in it. It renews the membership and changes nothing else: no fence, no hand-over.
+    @Test func aHeartbeatsReplyAfterARebalanceChangesNothing() async throws {
+        let store = RenewalSwitch()
+        let holder = ownership("w1", on: store)
+        _ = try await store.renewMembership(of: "w2", for: .seconds(600))
+        let share = Set(ShardAssignment.assign(shards: 6, members: ["w1", "w2"]).filter { $0.value == "w1" }.keys)
+        #expect(await holder.rebalance() == share)
+        let calls = Calls()
+        holder.observe(change: { calls.record("change") }, fence: { calls.record("fence") })
+        await store.leaveFleet("w2")
+        try await holder.renew()
+        #expect(calls.all == ["change"], "w2 left: its shards are w1's to take")
+
+        // The next heartbeat's renewal is answered before the rebalance, its reply taken after it.
+        await store.holdNextReply()
+        let late = Task { try await holder.renew() }
+        try await waitFor(timeout: .seconds(30), "the renewal to be answered and held") { await store.holdsAReply }
+        holder.observe(change: nil, fence: nil)
+        #expect(await holder.rebalance() == Set(0..<6))
+        holder.observe(change: { calls.record("change") }, fence: { calls.record("fence") })
+        await store.releaseReply()
+        try await late.value
+        #expect(calls.all == ["change"], "the late reply shows w2's old shards free, not taken by another")
+        #expect(!holder.needsChange)
+
+        try await holder.renew()
+        #expect(calls.all == ["change"])
+    }
+
     /// What the session was told, in order.
     private final class Calls: Sendable {
         private let calls = Mutex<[String]>([])
@@ -122,18 +152,32 @@ struct ShardOwnershipTests {
         var all: [String] { calls.withLock { $0 } }
     }
 
-    /// An in-memory store whose renewals fail once told to: a store out of reach of this worker.
+    /// An in-memory store whose renewals fail once told to (a store out of reach of this worker), or whose next
+    /// renewal is answered at once and its reply held back until released (a slow network).
     private actor RenewalSwitch: StateStore {
         nonisolated let inboxRetention = Duration.seconds(3_600)
         nonisolated let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()
         private var failing = false
+        private var holdsNextReply = false
+        private var heldReply: CheckedContinuation<Void, Never>?
 
         func failRenewals() { failing = true }
+        func holdNextReply() { holdsNextReply = true }
+        var holdsAReply: Bool { heldReply != nil }
+        func releaseReply() {
+            heldReply?.resume()
+            heldReply = nil
+        }
 
         func renewMembership(of member: String, for timeout: Duration) async throws -> ShardLeases {
             if failing { throw StateStoreUnavailable(reason: "out of reach") }
-            return await memory.renewMembership(of: member, for: timeout)
+            let leases = await memory.renewMembership(of: member, for: timeout)
+            if holdsNextReply {
+                holdsNextReply = false
+                await withCheckedContinuation { heldReply = $0 }
+            }
+            return leases
         }
         func claimShard(_ shard: Int, for member: String) async -> Bool { await memory.claimShard(shard, for: member) }
         func releaseShards(_ shards: [Int], of member: String) async { await memory.releaseShards(shards, of: member) }

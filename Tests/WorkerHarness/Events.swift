@@ -26,13 +26,15 @@ public enum Events {
                         trigger: .push))))
     }
 
-    /// The lifecycle event `id`: `change` happened to notification `request` at `date`.
+    /// The lifecycle event `id`: `change` happened to notification `request` (of `category`, when the producer says)
+    /// at `date`.
     public static func lifecycle(
-        id: String, request: String = "note-1", change: NotificationLifecycleChange.Change, date: Date = start
+        id: String, request: String = "note-1", change: NotificationLifecycleChange.Change, date: Date = start,
+        category: String? = nil
     ) -> NotificationLifecycleEvent {
         NotificationLifecycleEvent(
             id: id, source: "/push-sender", type: EventType.notificationLifecycle, time: date, subject: request,
-            data: NotificationLifecycleChange(requestIdentifier: request, change: change, date: date))
+            data: NotificationLifecycleChange(requestIdentifier: request, change: change, date: date, categoryIdentifier: category))
     }
 
     /// The lifecycle `event` as an input message, routed by its request identifier as producers publish it.

@@ -52,18 +52,25 @@ public struct NotificationLifecycleChange: Sendable, Hashable {
     public var change: Change
     /// When it happened.
     public var date: Date
+    /// For a removal, the removed notification's category when the producer knows it (may be empty, no U+0000); nil
+    /// otherwise, and always for a replacement, whose ``Replacement`` carries the new notification's category. A
+    /// worker that never stored the notification publishes its removal under this category, so the push sender's
+    /// binding for that category sees it.
+    public var categoryIdentifier: String?
 
-    /// A report that `change` happened to `requestIdentifier` at `date`.
-    public init(requestIdentifier: String, change: Change, date: Date) {
+    /// A report that `change` happened to `requestIdentifier` at `date`; for a removal, of a notification of
+    /// `categoryIdentifier` when known.
+    public init(requestIdentifier: String, change: Change, date: Date, categoryIdentifier: String? = nil) {
         self.requestIdentifier = requestIdentifier
         self.change = change
         self.date = date
+        self.categoryIdentifier = categoryIdentifier
     }
 }
 
 extension NotificationLifecycleChange: Codable, ContractObject {
     private enum CodingKeys: String, CodingKey {
-        case requestIdentifier, change, date, replacement
+        case requestIdentifier, change, date, replacement, categoryIdentifier
     }
 
     /// `change` as the JSON spells it; a replacement's notification is a member of its own, `replacement`.
@@ -73,7 +80,8 @@ extension NotificationLifecycleChange: Codable, ContractObject {
         init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }
     }
 
-    /// Reads a change; `replacement` is required for `replaced` and must be absent (or null) otherwise.
+    /// Reads a change; `replacement` is required for `replaced` and must be absent (or null) otherwise, and
+    /// `categoryIdentifier` must be absent (or null) for `replaced`.
     public init(from decoder: any Decoder) throws {
         try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
     }
@@ -94,12 +102,22 @@ extension NotificationLifecycleChange: Codable, ContractObject {
             change = kind == .removedPending ? .removedPending : .removedDelivered
         }
         date = try container.decode(Date.self, forKey: .date)
+        guard try container.decodeIfPresent(String.self, forKey: .categoryIdentifier) != nil else {
+            categoryIdentifier = nil
+            return
+        }
+        guard kind != .replaced else {
+            throw container.violation(
+                .categoryIdentifier, "must be absent when change is replaced: the replacement carries its category")
+        }
+        categoryIdentifier = try container.decodeIdentifier(.categoryIdentifier, mayBeEmpty: true)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(requestIdentifier, forKey: .requestIdentifier)
         try container.encode(date, forKey: .date)
+        try container.encodeIfPresent(categoryIdentifier, forKey: .categoryIdentifier)
         switch change {
         case .removedPending:
             try container.encode(Kind.removedPending, forKey: .change)

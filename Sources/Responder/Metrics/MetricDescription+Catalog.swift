@@ -14,6 +14,9 @@ extension MetricDescription {
     package static let handlerTimeouts = MetricDescription(
         name: "responder_handler_timeouts_total", kind: .counter, labels: ["tier"],
         meaning: "handlers cancelled past their time limit, by `tier`: `extension`, `delegate` (each also counts as a retryable failure)")
+    package static let handlerCallsAbandoned = MetricDescription(
+        name: "responder_handler_calls_abandoned", kind: .gauge, labels: [],
+        meaning: "handler calls cut off by their time limit that ignored the cancellation and still run; at `--max-abandoned-calls` the worker pauses as for an unavailable dependency")
     package static let stateConflicts = MetricDescription(
         name: "responder_state_conflicts_total", kind: .counter, labels: [],
         meaning: "commits retried because another process changed the notification first")
@@ -55,8 +58,8 @@ extension MetricDescription {
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
-        events, deadLettered, handlerFailures, handlerTimeouts, stateConflicts, invalidTraceHeaders, handlerDuration,
-        endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
+        events, deadLettered, handlerFailures, handlerTimeouts, handlerCallsAbandoned, stateConflicts,
+        invalidTraceHeaders, handlerDuration, endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
         dependencyPaused, dependencyOutages, shardActive, ready,
     ]
 }

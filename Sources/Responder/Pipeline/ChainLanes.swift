@@ -87,10 +87,12 @@ final class ChainLanes: Sendable {
 
     private let state: Mutex<State>
     private let deadlines: HandlerDeadlines
+    private let abandoned: AbandonedCalls
 
-    init(chains: [[Int]], deadlines: HandlerDeadlines) {
+    init(chains: [[Int]], deadlines: HandlerDeadlines, abandoned: AbandonedCalls) {
         state = Mutex(State(chains: chains))
         self.deadlines = deadlines
+        self.abandoned = abandoned
     }
 
     /// Runs the chains on at most `concurrency` lanes, each chain by `advance` (which returns at the chain's end), and
@@ -194,11 +196,16 @@ final class ChainLanes: Sendable {
         return Armed(lane: call.lane.id, number: number, deadline: deadline)
     }
 
-    /// Ends an armed call; false when its deadline came first, so what it returned is to be dropped.
+    /// Ends an armed call; false when its deadline came first, so what it returned is to be dropped (and the call,
+    /// abandoned until now, has ended).
     func disarm(_ armed: Armed) -> Bool {
         deadlines.disarm(armed.deadline)
         return state.withLock { state in
-            guard state.lanes[armed.lane]?.armed?.number == armed.number else { return false }
+            guard state.lanes[armed.lane]?.armed?.number == armed.number else {
+                // Under the lock that abandoned it, so the count goes up before it comes down.
+                abandoned.end()
+                return false
+            }
             state.lanes[armed.lane]!.armed = nil
             return true
         }
@@ -210,6 +217,8 @@ final class ChainLanes: Sendable {
         let expired = state.withLock { state -> (ArmedCall, Task<Void, Never>?, CheckedContinuation<Void, Never>?)? in
             guard let armed = state.lanes[lane]?.armed, armed.number == number else { return nil }
             let task = state.lanes.removeValue(forKey: lane)?.task
+            // The call still runs, holding what it holds, until it ends (``disarm(_:)``).
+            abandoned.abandon()
             state.timedOut.append(
                 TimedOut(call: armed.call, failure: HandlerRunError(handler: armed.timeout.handler, underlying: armed.timeout)))
             defer { state.waiting = nil }

@@ -22,6 +22,12 @@ final class DependencyFailureStreak: Sendable {
         }
     }
 
+    /// Whether some handler's streak has reached the threshold and no call of it has returned since: its dependency
+    /// is still taken to be down, whatever other handlers' calls do.
+    var holdsAnOutage: Bool {
+        events.withLock { events in events.values.contains { $0.count >= threshold } }
+    }
+
     /// Records that a call of `handler` returned: its streak ends.
     func worked(_ handler: String) {
         events.withLock { events in

@@ -16,13 +16,17 @@ public struct PipelineConfiguration: Sendable {
     /// committed first) before it fails retryably.
     public var maxConflictRetries = 5
     /// How long a handler may run on one response (default 30 s) unless it was registered with a limit of its own.
-    /// Past it the handler is cancelled, the pipeline stops waiting for it (one that ignores the cancellation runs on
-    /// unobserved), nothing it did is committed, and the input fails retryably with a ``HandlerTimeout``.
+    /// Past it the handler is cancelled, the pipeline stops waiting for it (one that ignores the cancellation runs on,
+    /// up to ``maxAbandonedCalls``), nothing it did is committed, and the input fails retryably with a ``HandlerTimeout``.
     public var handlerTimeout = Duration.seconds(30)
     /// How many different events in a row one handler must fail with ``DependencyUnavailable`` before the pipeline
     /// reports ``ResponseOutcome/dependencyUnavailable(_:)`` (default 5): one event's failure retries that event, a
     /// run of them means the dependency is down and a worker pauses.
     public var dependencyFailures = 5
+    /// How many handler calls cut off by their time limit may still run, ignoring the cancellation, before the
+    /// pipeline starts no more (default 100): it reports ``ResponseOutcome/dependencyUnavailable(_:)`` for the
+    /// inputs that would call a handler, and a worker pauses, until some of them end.
+    public var maxAbandonedCalls = 100
     /// Called each time an input reaches a ``ProcessingStep``: by the pipeline for the first two, by the transport
     /// for the others. For fault injection in tests; nil (the default) costs one check per step. It runs on the
     /// processing task, so it must return quickly (or never: it may end the process). An error it throws at

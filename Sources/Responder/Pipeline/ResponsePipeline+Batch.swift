@@ -224,7 +224,7 @@ extension ResponsePipeline {
                 chains.append([index])
             }
         }
-        let lanes = ChainLanes(chains: chains, deadlines: handlerDeadlines)
+        let lanes = ChainLanes(chains: chains, deadlines: handlerDeadlines, abandoned: abandonedCalls)
         return await lanes.run(concurrency: concurrency) { cursor, lane in
             await advance(&cursor, of: round, on: lane, holdingBack: holds)
         } failed: { timedOut in
@@ -315,6 +315,8 @@ extension ResponsePipeline {
         _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
         stored: NotificationRecord, startsFresh: Bool, in call: ChainLanes.Call
     ) async -> Handling {
+        // Calls cut off that ignored the cancellation pile up behind whatever they wait for: start no more.
+        if let unavailable = abandonedCalls.unavailability { return .done(.dependencyUnavailable(unavailable)) }
         do {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
                 try await run(receiver, for: input, on: record, log: member.log, in: call)

@@ -40,8 +40,10 @@ extension ResponsePipeline {
                     ["outcome": "stale", "why": "the removal is dated before the stored notification was delivered"])
                 return .done(.completed(outputs: [], disposition: .stale))
             }
+            // A notification never stored takes the category the removal names, if any: its removal is routed by it.
             record = NotificationRecord(
-                requestIdentifier: lifecycle.requestIdentifier, categoryIdentifier: known?.categoryIdentifier ?? "",
+                requestIdentifier: lifecycle.requestIdentifier,
+                categoryIdentifier: known?.categoryIdentifier ?? change.categoryIdentifier ?? "",
                 actions: [], version: known?.version ?? 0,
                 notificationDate: max(known?.notificationDate ?? change.date, change.date), isRemoved: true)
         }

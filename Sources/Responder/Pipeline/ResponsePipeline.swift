@@ -25,6 +25,13 @@ public struct ResponsePipeline: Sendable {
     let storeFailures = StoreFailureStreak()
     let handlerDeadlines = HandlerDeadlines()
     let dependencyFailures: DependencyFailureStreak
+    let abandonedCalls: AbandonedCalls
+
+    /// Whether a handler's dependency is taken to be down: the handler failed with ``DependencyUnavailable`` for
+    /// ``PipelineConfiguration/dependencyFailures`` different events in a row, and none of its calls has returned
+    /// since; or ``PipelineConfiguration/maxAbandonedCalls`` calls cut off by their time limit still run. Other
+    /// handlers' inputs and lifecycle events do not end it; a worker's dependency outage lasts as long.
+    public var isDependencyUnavailable: Bool { dependencyFailures.holdsAnOutage || abandonedCalls.unavailability != nil }
 
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
@@ -44,6 +51,7 @@ public struct ResponsePipeline: Sendable {
         self.store = store
         self.configuration = configuration
         dependencyFailures = DependencyFailureStreak(threshold: configuration.dependencyFailures)
+        abandonedCalls = AbandonedCalls(limit: configuration.maxAbandonedCalls)
         self.outputExchange = outputExchange
         self.logger = logger
     }

@@ -102,6 +102,10 @@ enum Settings {
         "dependency-failures", "RESPONDER_DEPENDENCY_FAILURES", default: PipelineConfiguration().dependencyFailures,
         in: 1...10_000,
         "Different events in a row one handler must fail with DependencyUnavailable before the worker pauses, as for an unavailable state store, and probes the dependency with backoff; the failures before that are retried.")
+    static let maxAbandonedCalls = Setting<Int>.wholeNumber(
+        "max-abandoned-calls", "RESPONDER_MAX_ABANDONED_CALLS", default: PipelineConfiguration().maxAbandonedCalls,
+        in: 1...100_000,
+        "Handler calls cut off by --handler-timeout that ignore the cancellation and still run (responder_handler_calls_abandoned) before the worker calls no more and pauses, as for an unavailable dependency, until some of them end.")
     static let maxBodySize = Setting<Int>.wholeNumber(
         "max-body-size", "RESPONDER_MAX_BODY_SIZE", default: PipelineConfiguration().maxBodySize,
         in: 1...largestBrokerMessage, "Largest input body accepted, in bytes; a larger one is never read and is dead-lettered by the broker (set the broker's max_message_size to match, as docker-compose.yml does).")
@@ -131,8 +135,8 @@ enum Settings {
         deliveryLimit.description, outputQueueType.description, shards.description, categories.description,
         state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
-        handlerTimeout.description, dependencyFailures.description, maxBodySize.description, outputMode.description, metricsPort.description,
-        metricsHost.description, gracePeriod.description, workerID.description, logLevel.description,
+        handlerTimeout.description, dependencyFailures.description, maxAbandonedCalls.description,
+        maxBodySize.description, outputMode.description, metricsPort.description, metricsHost.description, gracePeriod.description, workerID.description, logLevel.description,
     ]
 
     // MARK: The tools

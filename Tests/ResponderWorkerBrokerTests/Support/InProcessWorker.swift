@@ -8,8 +8,8 @@ import WorkerHarness
 /// A ``Worker`` running in the test process with handlers of the test's own, on the test broker, until ``stop()``
 /// shuts it down gracefully.
 ///
-/// Nothing is bootstrapped: the logging and metrics systems are process-wide, so the worker logs through a
-/// logger that drops everything and its metrics go to swift-metrics' no-op backend. It serves no HTTP port and
+/// Nothing is bootstrapped: the logging and metrics systems are process-wide, so the worker logs through the logger
+/// it is given (by default one that drops everything) and its metrics go to swift-metrics' no-op backend. It serves no HTTP port and
 /// leaves the test process's signals alone.
 final class InProcessWorker: Sendable {
     let workerID: String
@@ -18,12 +18,13 @@ final class InProcessWorker: Sendable {
 
     var readiness: Readiness { worker.readiness }
 
-    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`.
+    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`, runs
+    /// its pipeline with `pipeline`, and logs to `logger`.
     init(
         topology: TestTopology, registry: HandlerRegistry, store: any StateStore = InMemoryStateStore(),
-        storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
+        storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30)),
+        pipeline: PipelineConfiguration = PipelineConfiguration(), logger: Logger = .quiet
     ) throws {
-        let logger = Logger.quiet
         workerID = "\(topology.prefix)-in-process"
         var configuration = WorkerConfiguration(broker: try AMQPConfiguration(url: TestBroker.url ?? ""))
         configuration.topology = topology.topology
@@ -32,7 +33,7 @@ final class InProcessWorker: Sendable {
         configuration.storeRetryBackoff = storeRetryBackoff
         configuration.observability = nil
         configuration.handlesSignals = false
-        let worker = Worker(registry: registry, store: store, configuration: configuration, logger: logger)
+        let worker = Worker(registry: registry, store: store, configuration: configuration, pipeline: pipeline, logger: logger)
         self.worker = worker
         running = Task { try await worker.run() }
     }
