@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "ResponderTesting", targets: ["ResponderTesting"]),
+        .library(name: "ResponderWorkerTesting", targets: ["ResponderWorkerTesting"]),
         .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
@@ -76,7 +77,7 @@ let package = Package(
             swiftSettings: fuzzing
         ),
         // The store conformance suite runs every StateStore, PostgreSQL's included (POSTGRES_URL), through the same
-        // tests, so the PostgreSQL store's own tests live here too.
+        // tests; the PostgreSQL store's own tests are ResponderPostgresTests.
         .testTarget(
             name: "ResponderTests",
             dependencies: [
@@ -89,7 +90,7 @@ let package = Package(
                 // To hold another connection's write lock open, which GRDB refuses to do.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                "BrokerHarness", "WorkerHarness",
+                "BrokerHarness", "PipelineHarness", "StoreHarness",
             ]
         ),
 
@@ -119,6 +120,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The PostgreSQL store against the server scripts/postgres runs (POSTGRES_URL): its pool, TLS, schema check,
+        // failures and rolling deploys.
+        .testTarget(
+            name: "ResponderPostgresTests",
+            dependencies: [
+                "ResponderPostgres", "Responder", "NotificationEvents", "PipelineHarness", "StoreHarness",
+                // FaultyProxy: the man in the middle of the TLS tests.
+                "BrokerHarness",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // Apple's RedGreenNotifications sample as handlers; registered by default in `responder`.
         .target(
@@ -145,6 +158,12 @@ let package = Package(
                 "AMQP", "Responder", "NotificationEvents", .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: fuzzing),
+        // The intake without a broker: message mapping, failure routing, dead-letter origin and policies, the
+        // topology's plan, and the fuzzer's regression inputs. It links neither the worker nor its HTTP stack.
+        .testTarget(
+            name: "ResponderIntakeTests",
+            dependencies: ["ResponderIntake", "Responder", "NotificationEvents", "AMQP", "IntakeFuzzing"]
+        ),
 
         // The broker side: the pipeline on RabbitMQ, topology, the `run` service, metrics and health.
         .target(
@@ -165,18 +184,35 @@ let package = Package(
             ]
         ),
 
-        // Test support in two layers, so that a room's tests link only what they test. Suites that need the broker
+        // Test support in layers, so that a room's tests link only what they test. Suites that need the broker
         // are named `…BrokerTests`; `…Tests` need none (the PostgreSQL store's cases read POSTGRES_URL).
         // The broker alone, on the AMQP client: the test broker and its control (rabbitmqctl, forced closes),
         // throwaway nodes, child processes, a faulty proxy, queue counts, waiting for a condition, free ports.
         .target(name: "BrokerHarness", dependencies: ["AMQP"], path: "Tests/BrokerHarness"),
-        // The worker on top of it: a topology per test, `responder run` as a child process, probes of the queues,
-        // event builders, log capture, and the paths to fixtures and the `responder` executable.
+        // The pipeline without a broker, on Responder alone: event builders, test handlers and their registry, log
+        // capture, outcome inspection. What the core's suites share with the stores' and the worker's.
+        .target(
+            name: "PipelineHarness",
+            dependencies: ["Responder", "NotificationEvents", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/PipelineHarness"
+        ),
+        // The stores' test support: a folder per test that stops what its stores run, and the PostgreSQL server the
+        // tests share (POSTGRES_URL), a fresh schema each.
+        .target(
+            name: "StoreHarness",
+            dependencies: [
+                "Responder", "ResponderPostgres", "PipelineHarness", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/StoreHarness"
+        ),
+        // The worker on top of both (re-exporting the pipeline's harness): a topology per test, `responder run` as a
+        // child process, probes of the queues, RedGreen's taps, and the paths to fixtures and the executable.
         .target(
             name: "WorkerHarness",
             dependencies: [
-                "BrokerHarness", "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "RedGreenExample",
-                .product(name: "Logging", package: "swift-log"),
+                "BrokerHarness", "PipelineHarness", "AMQP", "NotificationEvents", "Responder", "ResponderWorker",
+                "ResponderWorkerTesting", "RedGreenExample", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/WorkerHarness"
         ),
@@ -192,16 +228,35 @@ let package = Package(
             ],
             exclude: ["cloudevents_sdk.py"]
         ),
-        // The worker's and the intake's logic without a broker: message mapping, failure routing, the topology's
-        // plan, acknowledgement tracking, backoff, latency buckets, and the fuzzer's regression inputs.
+        // The worker's logic without a broker: acknowledgement tracking, backoff, shards and their leases, prefetch
+        // shares, publish limits, latency buckets.
         .testTarget(
             name: "ResponderWorkerTests",
             dependencies: [
-                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "IntakeFuzzing",
-                "BrokerHarness",
+                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "BrokerHarness",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+
+        // The testing harness against a real broker: a team's handlers in a worker in the test process, responses
+        // through RabbitMQ, the same typed answers as ResponderTesting's. A product of its own, so a handler
+        // library that tests without a broker builds none of the worker's dependencies.
+        .target(
+            name: "ResponderWorkerTesting",
+            dependencies: [
+                "ResponderTesting", "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "ResponderWorkerTestingBrokerTests",
+            dependencies: [
+                "ResponderWorkerTesting", "ResponderTesting", "RedGreenExample", "Responder", "NotificationEvents",
+                "AMQP", "BrokerHarness",
             ]
         ),
 

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // A minimal package of your own handlers on the Responder library: one category, an extension, an app delegate,
-// their tests (with the ResponderTesting product), and `chat-responder`, a worker with every `responder` command and
+// their tests (with the ResponderTesting product, and one through a broker with ResponderWorkerTesting), and `chat-responder`, a worker with every `responder` command and
 // these handlers registered. `swift build` here uses its own .build folder.
 import PackageDescription
 
@@ -38,6 +38,16 @@ let package = Package(
                 "ChatHandlers",
                 .product(name: "ResponderTesting", package: "responder"),
                 .product(name: "Responder", package: "responder"),
+                .product(name: "NotificationEvents", package: "responder"),
+            ]
+        ),
+        // One test through a real broker (AMQP_URL), with the broker variant of the testing product.
+        .testTarget(
+            name: "ChatHandlersBrokerTests",
+            dependencies: [
+                "ChatHandlers",
+                .product(name: "ResponderWorkerTesting", package: "responder"),
+                .product(name: "ResponderTesting", package: "responder"),
                 .product(name: "NotificationEvents", package: "responder"),
             ]
         ),

@@ -23,7 +23,8 @@ public struct HandledResponse: Sendable {
     /// declared destinations.
     public let sent: [SentMessage]
 
-    init(_ outcome: ResponseOutcome, destinations: some Collection<MessageDestination>) throws {
+    /// What `outcome` published, its sent messages matched to `destinations` (the broker harness builds it too).
+    package init(_ outcome: ResponseOutcome, destinations: some Collection<MessageDestination>) throws {
         self.outcome = outcome
         let outputs = outcome.outputs
         var sent: [SentMessage] = []

@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import NotificationEvents
 import Responder
-import Synchronization
 
 /// A team's handlers run as a worker runs them, without a broker: for tests in Swift Testing (or XCTest).
 ///
@@ -25,7 +24,7 @@ public final class HandlerHarness: Sendable {
     /// Where the notifications' state and the inbox live during the test.
     public let store: InMemoryStateStore
     private let pipeline: ResponsePipeline
-    private let eventCount = Mutex(0)
+    private let eventIDs = TestEventIDs()
 
     /// Registers handlers with `register` (the registration a worker's `main` hands to `ResponderCommands`) and
     /// checks that every extension's categories are registered, as the worker does at start.
@@ -52,7 +51,7 @@ public final class HandlerHarness: Sendable {
     public func respond(
         _ response: NotificationResponse, eventID: String? = nil, source: String = TestResponse.source
     ) async throws -> HandledResponse {
-        let id = eventID ?? nextEventID(for: response.notification.request.identifier)
+        let id = eventID ?? eventIDs.next(for: response.notification.request.identifier)
         let event = TestResponse.event(response, id: id, source: source)
         let message = InboundMessage(
             body: EventCodec.encode(event),
@@ -82,10 +81,7 @@ public final class HandlerHarness: Sendable {
     public func state<Extension: NotificationContentExtension>(
         of handler: Extension, for requestIdentifier: String
     ) async throws -> Extension.State? {
-        guard let bytes = await store.notification(requestIdentifier)?.handlerStates[handler.name] else {
-            return nil
-        }
-        return try EventCodec.decodeStored(Extension.State.self, from: bytes)
+        try await store.state(of: handler, for: requestIdentifier)
     }
 
     /// Replays a recorded fixture (`responder record`'s JSON Lines) through the handlers, on this harness's state,
@@ -96,14 +92,5 @@ public final class HandlerHarness: Sendable {
             lines.append(String(decoding: bytes, as: UTF8.self))
         }
         return try ReplayedFixture(lines: lines, summary: summary)
-    }
-
-    /// A new event id on the notification `request`: `request/test-N`.
-    private func nextEventID(for request: String) -> String {
-        let count = eventCount.withLock { count in
-            count += 1
-            return count
-        }
-        return "\(request)/test-\(count)"
     }
 }

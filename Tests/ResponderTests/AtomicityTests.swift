@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// A failing handler leaves nothing behind: no state, no inbox entry, no outputs.
 @Suite struct AtomicityTests {

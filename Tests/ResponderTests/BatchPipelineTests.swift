@@ -1,10 +1,11 @@
 import Foundation
 import InMemoryTracing
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
 import Tracing
-import WorkerHarness
 
 /// A batch through the pipeline: one store load and one store commit, the events of a notification in order each on
 /// the state the one before it left, a conflict handling that notification's events again, and every outcome,

@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// The pipeline reads inputs in CloudEvents' binary content mode as it reads structured ones, and publishes updates
 /// in binary mode when told to.

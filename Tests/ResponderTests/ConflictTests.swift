@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// Optimistic concurrency: when another process changed the notification first, the response is handled again
 /// on the new state.

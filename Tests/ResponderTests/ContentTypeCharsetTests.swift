@@ -1,7 +1,7 @@
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// The pipeline applies the contract's content-type rule (EventContentType) with its charset: JSON in another
 /// encoding is refused for its content type, not misread as malformed or, for an ASCII body, handled as UTF-8.

@@ -1,8 +1,9 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// The app delegate removes a notification (as `removeDeliveredNotifications` does in the app): the response publishes
 /// a removal at a raised version instead of an update or a dismissal, the state becomes a tombstone, and a later

@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// A handler's ``DependencyUnavailable`` fails its event retryably, until the same handler has failed so for
 /// ``PipelineConfiguration/dependencyFailures`` different events in a row: then the dependency is down, and the

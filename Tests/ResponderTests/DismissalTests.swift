@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// An extension that answers `.dismiss` or `.dismissAndForwardAction` publishes a dismissal, with or without an
 /// action-set update, ordered per notification by its version.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// What an extension sees of its notification: current actions and its own state.
 @Suite struct ExtensionContextTests {

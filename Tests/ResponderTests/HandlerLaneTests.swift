@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Handlers run inline in a few lanes per batch, each lane taking one notification's events after another: a call past
 /// its limit must hand the rest of its lane's work to a fresh lane, so neither its notification's later events nor the

@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// A handler past its time limit is cancelled and its input fails retryably with a ``HandlerTimeout``, nothing of it
 /// committed; one that ignores the cancellation does not hold the pipeline, and what it returns late is dropped.

@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Ordered mode's retries: a retryable failure is handled again in place, and the notification's later events wait
 /// behind it, whatever the outcome; other notifications go on meanwhile.

@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Ordered mode's store outage: an event that meets an unavailable store waits where it is, its notification's
 /// later events behind it, and is handled again once the store answers; given up, it and the later events are left

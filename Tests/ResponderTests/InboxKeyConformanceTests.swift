@@ -1,8 +1,9 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// The inbox is keyed by event source and id, as CloudEvents makes an id unique per source only: checked on every
 /// store alike, as StateStoreConformanceTests does.

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import NotificationEvents
+import PipelineHarness
 import PostgresNIO
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 @testable import ResponderPostgres
 

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// An event id already processed is not run again: its stored outputs come back byte for byte.
 @Suite struct InboxTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// What the pipeline refuses before any handler runs, and why.
 @Suite struct InputCheckTests {

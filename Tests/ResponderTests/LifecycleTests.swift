@@ -1,8 +1,9 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// Lifecycle events end or replace a notification: a removal leaves a tombstone and tells the push sender to remove
 /// the notification at a raised version; a replacement starts fresh state. Both go through the inbox as responses do.

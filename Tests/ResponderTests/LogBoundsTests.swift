@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// A producer chooses the event id, the request identifier, the category and the action: each is logged bounded
 /// as a dead letter's detail is, whatever happens to the response, and the typed text never.

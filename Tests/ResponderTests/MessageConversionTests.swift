@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Messages and fixture lines convert both ways without losing anything the pipeline uses.
 @Suite struct MessageConversionTests {

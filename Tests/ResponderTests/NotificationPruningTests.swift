@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// Notifications that nothing changed for the retention period are forgotten with their handlers' states, so the
 /// state does not grow with every notification ever sent; one that is pruned starts afresh.

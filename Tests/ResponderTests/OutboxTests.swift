@@ -1,9 +1,9 @@
 import BrokerHarness
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Both tiers hand their context messages to send to declared destinations; the messages are committed with the
 /// state in the inbox entry and republished as stored, never made again, when the input comes back.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// The action-set update message: everything in it derives from the input.
 @Suite struct OutputMessageTests {

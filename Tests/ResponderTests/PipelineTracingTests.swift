@@ -1,9 +1,9 @@
 import InMemoryTracing
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
 import Tracing
-import WorkerHarness
 
 /// The pipeline's spans: `handle` under the span the input was submitted in, `commit` under `handle`; none without
 /// a tracer; and none of them carries a response's typed text.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Typed reply text is private to the user: whatever happens to a response, no log line shows it.
 @Suite struct PrivacyTests {

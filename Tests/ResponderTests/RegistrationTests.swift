@@ -1,5 +1,6 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
 

@@ -1,8 +1,9 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// A request added again under an identifier replaces its notification: a response to the new one (delivered later,
 /// or under another category) starts from fresh state, and a response to the old one arriving after is stale.

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// Replay writes outputs in input order, reports what it could not handle by line, and counts everything.
 @Suite struct ReplayTests {

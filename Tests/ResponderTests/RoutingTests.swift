@@ -1,8 +1,8 @@
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// Each tier receives what iOS would give it.
 @Suite struct RoutingTests {

@@ -1,5 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
+import StoreHarness
+
 @testable import Responder
 import Testing
 

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// The commits of a batch share transactions, and each still gets exactly the result it would get alone.
 @Suite(.timeLimit(.minutes(2))) struct SQLiteGroupCommitTests {

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
 
 /// The loads of a batch are read in groups on the writer's connection, and each still gets exactly the snapshot it

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// The SQLite store keeps everything across restarts and between processes sharing its file.
 @Suite struct SQLiteStateStoreTests {

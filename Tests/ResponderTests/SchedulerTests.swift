@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// One notification at a time, in arrival order; different notifications side by side, up to the limit.
 @Suite struct SchedulerTests {

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 /// What every ``StateStore`` must do, checked on each of them alike (in memory, SQLite, PostgreSQL): atomic
 /// commits under optimistic concurrency, dedupe with byte-identical outputs, retention and pruning, and several

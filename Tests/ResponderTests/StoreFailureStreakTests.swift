@@ -1,8 +1,8 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
 import Testing
-import WorkerHarness
 
 /// The backstop for store errors no rule recognises: many different events in a row failing on the store make it
 /// unavailable (the worker pauses), while one event failing again and again, or failures among commits that

@@ -4,7 +4,8 @@ import GRDBSQLite
 import NotificationEvents
 @testable import Responder
 import Testing
-import WorkerHarness
+import PipelineHarness
+import StoreHarness
 
 /// SQLite failures that waiting may cure come out of the store as ``StateStoreUnavailable`` with a short reason
 /// that holds no event data; the pipeline turns them into ``ResponseOutcome/storeUnavailable(_:)``, never into the

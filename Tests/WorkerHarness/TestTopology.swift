@@ -1,6 +1,7 @@
 import AMQP
 import Foundation
 import ResponderWorker
+import ResponderWorkerTesting
 
 /// A topology of one test's own, so tests run side by side on one broker without taking each other's messages.
 public struct TestTopology: Sendable {
@@ -14,13 +15,7 @@ public struct TestTopology: Sendable {
         outputQueueType: QueueType = .classic, shards: Int = 0
     ) {
         prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
-        var topology = Topology()
-        topology.inputExchange = "\(prefix).responses"
-        topology.inputQueue = "\(prefix).responder.responses"
-        topology.outputExchange = "\(prefix).action-updates"
-        topology.outputQueue = "\(prefix).responder.action-updates"
-        topology.deadLetterExchange = "\(prefix).dead-letter"
-        topology.deadLetterQueue = "\(prefix).responder.dead-letter"
+        var topology = Topology.ofTest(prefix)
         topology.retryDelays = retryDelays
         topology.deliveryLimit = deliveryLimit
         topology.outputQueueType = outputQueueType
@@ -51,8 +46,6 @@ public struct TestTopology: Sendable {
 
     /// Deletes this test's exchanges and queues.
     public func delete(on channel: AMQPChannel) async {
-        let plan = topology.declarations
-        for queue in plan.queues { _ = try? await channel.deleteQueue(queue.name) }
-        for exchange in plan.exchanges { try? await channel.deleteExchange(exchange.name) }
+        await topology.delete(on: channel)
     }
 }

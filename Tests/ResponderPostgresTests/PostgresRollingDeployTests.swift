@@ -1,8 +1,9 @@
 import Foundation
 import NotificationEvents
+import PipelineHarness
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 @testable import ResponderPostgres
 

@@ -1,7 +1,7 @@
 import AMQP
 import Foundation
 import NotificationEvents
-import ResponderWorker
+import ResponderIntake
 import Testing
 
 /// Where a dead letter came from and why, read from the worker's headers or from the broker's `x-death`, and the

@@ -2,7 +2,7 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
-import ResponderWorker
+import ResponderIntake
 import Testing
 
 /// The pipeline's transport-agnostic messages and AMQP's map into each other without losing what the contract

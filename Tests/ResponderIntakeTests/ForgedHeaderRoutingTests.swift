@@ -4,7 +4,7 @@ import NotificationEvents
 import Responder
 import Testing
 
-@testable import ResponderWorker
+@testable import ResponderIntake
 
 /// Failure routing when the input's headers are a hostile producer's: forged `x-responder-*` history, error
 /// details without bound, and headers that leave no room for the failure headers in a frame.

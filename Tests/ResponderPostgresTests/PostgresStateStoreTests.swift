@@ -1,9 +1,10 @@
 import Foundation
 import Logging
+import PipelineHarness
 import PostgresNIO
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 @testable import ResponderPostgres
 

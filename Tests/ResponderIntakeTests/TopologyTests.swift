@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import ResponderIntake
-@testable import ResponderWorker
 
 /// The names and shapes the worker declares: the defaults the README documents, retry queues that lead back to
 /// the input, and a plan that prints and encodes as it declares.

@@ -1,5 +1,5 @@
+import ResponderIntake
 import Testing
-import ResponderWorker
 
 /// The at-least-once dead-lettering policy matches exactly the queues the worker consumes, whatever their names hold.
 @Suite struct DeadLetterPolicyPatternTests {

@@ -1,10 +1,11 @@
 import BrokerHarness
 import Foundation
 import Logging
+import PipelineHarness
 import PostgresNIO
 import Responder
+import StoreHarness
 import Testing
-import WorkerHarness
 
 @testable import ResponderPostgres
 

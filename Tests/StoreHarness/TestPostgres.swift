@@ -2,37 +2,38 @@ import Foundation
 import Logging
 import PostgresNIO
 import Responder
-import Testing
-import WorkerHarness
+import PipelineHarness
 
 @testable import ResponderPostgres
 
 /// The PostgreSQL server `scripts/postgres start` runs for the tests, found through `POSTGRES_URL` (scripts/test
 /// sets it). Without it the PostgreSQL cases fail, naming scripts/test: they never pass unrun.
-enum TestPostgres {
+public enum TestPostgres {
     /// The server's URL, nil when the tests run without one.
-    static let url = ProcessInfo.processInfo.environment["POSTGRES_URL"]
+    public static let url = ProcessInfo.processInfo.environment["POSTGRES_URL"]
 
     /// Whether a server is there, for the suites that only test PostgreSQL.
-    static var isAvailable: Bool { url != nil }
+    public static var isAvailable: Bool { url != nil }
 
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "POSTGRES_URL is not set: run scripts/test (or export POSTGRES_URL=$(scripts/postgres start))" }
+    public struct Missing: Error, CustomStringConvertible {
+        public init() {}
+
+        public var description: String { "POSTGRES_URL is not set: run scripts/test (or export POSTGRES_URL=$(scripts/postgres start))" }
     }
 
     /// The test server's URL with a fresh schema of its own, so tests run in parallel without seeing each other.
-    static func freshURL(poolSize: Int = 4) throws -> PostgresURL {
+    public static func freshURL(poolSize: Int = 4) throws -> PostgresURL {
         try schemaURL("t_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))", poolSize: poolSize)
     }
 
     /// The test server's URL for `schema`.
-    static func schemaURL(_ schema: String, poolSize: Int = 4) throws -> PostgresURL {
+    public static func schemaURL(_ schema: String, poolSize: Int = 4) throws -> PostgresURL {
         guard let url else { throw Missing() }
         return try PostgresURL("\(url)?sslmode=disable&pool_size=\(poolSize)&schema=\(schema)")
     }
 
     /// A migrated store on a fresh schema (or `schema`), its pool running until `directory` goes.
-    static func store(
+    public static func store(
         in directory: TemporaryDirectory, schema: String? = nil, timeout: Duration = .seconds(10),
         pruningBatch: Int = 1000
     ) async throws -> PostgresStateStore {
@@ -45,13 +46,13 @@ enum TestPostgres {
     }
 
     /// Another store on the schema of the first store `directory` holds, as another worker would open it.
-    static func store(sharingWith directory: TemporaryDirectory) async throws -> PostgresStateStore {
+    public static func store(sharingWith directory: TemporaryDirectory) async throws -> PostgresStateStore {
         guard let schema = directory.schema else { throw NoStoreYet() }
         return try await store(in: directory, schema: schema)
     }
 
     /// Runs `statements` as the tests' role (the server's owner) in `url`'s schema.
-    static func run(_ statements: [String], in url: PostgresURL) async throws {
+    public static func run(_ statements: [String], in url: PostgresURL) async throws {
         let connection = try await PostgresConnection.connect(
             configuration: try url.connectionConfiguration(), id: 9, logger: .quiet)
         do {
@@ -64,7 +65,7 @@ enum TestPostgres {
         try await connection.close()
     }
 
-    struct NoStoreYet: Error, CustomStringConvertible {
-        var description: String { "no PostgreSQL store was made in this test's directory yet" }
+    public struct NoStoreYet: Error, CustomStringConvertible {
+        public var description: String { "no PostgreSQL store was made in this test's directory yet" }
     }
 }

@@ -4,7 +4,7 @@ import NotificationEvents
 import Responder
 import Testing
 
-@testable import ResponderWorker
+@testable import ResponderIntake
 
 /// Where a failed or refused input goes, decided without a broker: the retry queues in order with a growing
 /// attempt count, then the dead-letter exchange with the whole history and a reason.
