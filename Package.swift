@@ -281,6 +281,10 @@ let package = Package(
         ),
         // The `responder` executable: the commands with the RedGreen sample registered.
         .executableTarget(name: "ResponderTool", dependencies: ["ResponderCommands", "RedGreenExample"]),
+        // `responder` with a handler that schedules follow-ups, for ReliabilityTests to kill around them.
+        .executableTarget(
+            name: "FollowUpResponder", dependencies: ["ResponderCommands", "Responder", "NotificationEvents"],
+            path: "Tests/FollowUpResponderHarness"),
 
         // The `responder` commands without a broker: option resolution in-process, replay, help and setting
         // errors as child processes, and the deployment files (Dockerfile, image, manifests, README's tables).

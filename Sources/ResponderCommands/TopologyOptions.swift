@@ -11,6 +11,7 @@ struct TopologyOptions: ParsableArguments {
     var deadLetterExchange: String?
     @Option(name: Settings.deadLetterQueue.name, help: Settings.deadLetterQueue.help) var deadLetterQueue: String?
     @Option(name: Settings.retryDelays.name, help: Settings.retryDelays.help) var retryDelays: String?
+    @Option(name: Settings.followUpDelays.name, help: Settings.followUpDelays.help) var followUpDelays: String?
     @Option(name: Settings.deliveryLimit.name, help: Settings.deliveryLimit.help) var deliveryLimit: String?
     @Option(name: Settings.outputQueueType.name, help: Settings.outputQueueType.help) var outputQueueType: String?
     @Option(name: Settings.shards.name, help: Settings.shards.help) var shards: String?
@@ -27,6 +28,7 @@ extension TopologyOptions {
         topology.deadLetterExchange = try Settings.deadLetterExchange.resolve(deadLetterExchange, environment)
         topology.deadLetterQueue = try Settings.deadLetterQueue.resolve(deadLetterQueue, environment)
         topology.retryDelays = try Settings.retryDelays.resolve(retryDelays, environment)
+        topology.followUpDelays = try Settings.followUpDelays.resolve(followUpDelays, environment)
         topology.deliveryLimit = try Settings.deliveryLimit.resolve(deliveryLimit, environment)
         topology.outputQueueType = try Settings.outputQueueType.resolve(outputQueueType, environment)
         topology.shards = try Settings.shards.resolve(shards, environment)

@@ -8,7 +8,7 @@ public struct Topology: Sendable, Hashable, Codable {
     /// Where producing services publish notification responses (topic).
     public var inputExchange = "notifications.responses"
     /// The worker's quorum queue, bound to ``inputExchange`` with `#`.
-    public var inputQueue = "responder.responses"
+    public var inputQueue = ResponsePipeline.defaultInputQueue
     /// Where action-set updates go (topic, routing key = category identifier).
     public var outputExchange = ResponsePipeline.defaultOutputExchange
     /// A durable queue bound to ``outputExchange`` with `#`, so updates wait for the push sender.
@@ -19,6 +19,9 @@ public struct Topology: Sendable, Hashable, Codable {
     public var deadLetterQueue = "responder.dead-letter"
     /// How long each retry waits, in seconds; one retry queue each, in order.
     public var retryDelays: [Int] = [1, 10, 60]
+    /// How long each of the follow-ups' delay queues holds a message, in milliseconds (``FollowUpLadder``); one
+    /// exchange and queue each, `<input queue>.follow-up.<ms>ms`, dead-lettering back to ``inputExchange``.
+    public var followUpDelays = FollowUpLadder.defaultDelays
     /// How many deliveries of one message the input queue allows before the broker dead-letters it: the guard
     /// against a message that crashes the worker every time.
     public var deliveryLimit = 5
@@ -56,9 +59,15 @@ public struct Topology: Sendable, Hashable, Codable {
         "\(inputQueue).retry.\(retryDelays[attempt - 1])s"
     }
 
+    /// The follow-ups' delay queues, by the names the pipeline publishes to.
+    public var followUpLadder: FollowUpLadder {
+        FollowUpLadder(inputQueue: inputQueue, milliseconds: followUpDelays)
+    }
+
     /// Everything to declare, in an order that satisfies the references between them.
     public var declarations: TopologyDeclarations {
-        (isOrdered ? orderedDeclarations : unorderedDeclarations).adding(destinations, queueArguments: typeArguments)
+        (isOrdered ? orderedDeclarations : unorderedDeclarations).adding(followUpLadder, topology: self)
+            .adding(destinations, queueArguments: typeArguments)
     }
 
     /// A quorum queue whose messages the broker dead-letters after ``deliveryLimit`` deliveries.
@@ -138,7 +147,7 @@ public struct Topology: Sendable, Hashable, Codable {
 
 extension Topology {
     /// What makes a queue the output queue type; nothing for classic, the broker's default.
-    private var typeArguments: [String: ArgumentValue] {
+    var typeArguments: [String: ArgumentValue] {
         switch outputQueueType {
         case .classic: [:]
         case .quorum: ["x-queue-type": .string("quorum")]
@@ -147,7 +156,7 @@ extension Topology {
 
     /// A quorum queue dead-letters at most once unless told otherwise: a retry expiring during a failover would be
     /// dropped. At least once needs the queue to refuse publishes when full rather than drop its oldest.
-    private var retryDeadLettering: [String: ArgumentValue] {
+    var retryDeadLettering: [String: ArgumentValue] {
         switch outputQueueType {
         case .classic: [:]
         case .quorum: ["x-dead-letter-strategy": .string("at-least-once"), "x-overflow": .string("reject-publish")]

@@ -63,7 +63,7 @@ struct InputTracing: Sendable {
         span.attributes["responder.outcome"] = outcome.rawValue
         if let reason { span.attributes["responder.dead_letter_reason"] = reason.rawValue }
         switch outcome {
-        case .updated, .noUpdate, .ignored, .deduplicated, .stale: break
+        case .updated, .noUpdate, .ignored, .deduplicated, .stale, .deferred: break
         case .retried, .handedBack, .deadLettered:
             span.setStatus(SpanStatus(code: .error, message: reason?.rawValue ?? outcome.rawValue))
         }

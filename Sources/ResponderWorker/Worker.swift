@@ -48,6 +48,7 @@ public final class Worker: Sendable {
         if checked.publishability == nil {
             checked.checkPublishability(against: configuration.broker.publishLimits)
         }
+        checked.followUpLadder = configuration.topology.followUpLadder
         let pipeline = ResponsePipeline(
             registry: registry, store: store, configuration: checked,
             outputExchange: configuration.topology.outputExchange, logger: logger)

@@ -17,6 +17,8 @@ struct WorkerMetrics: Sendable {
         case deadLettered = "dead_lettered"
         case deduplicated
         case stale
+        /// A follow-up back before it was due, sent down its delay queues again.
+        case deferred
     }
 
     private let outcomes: [Outcome: Counter]
@@ -62,6 +64,7 @@ extension WorkerMetrics.Outcome {
         case .ignored: self = .ignored
         case .deduplicated: self = .deduplicated
         case .stale: self = .stale
+        case .deferred: self = .deferred
         }
     }
 }

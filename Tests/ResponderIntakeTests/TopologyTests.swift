@@ -15,16 +15,16 @@ import Testing
             ExchangeDeclaration(name: "notifications.responses", type: "topic"),
             ExchangeDeclaration(name: "notifications.action-updates", type: "topic"),
             ExchangeDeclaration(name: "responder.dead-letter", type: "topic"),
-        ])
+        ] + FollowUpTopologyTests.exchanges())
         #expect(plan.queues.map(\.name) == [
             "responder.responses", "responder.action-updates", "responder.dead-letter",
             "responder.responses.retry.1s", "responder.responses.retry.10s", "responder.responses.retry.60s",
-        ])
+        ] + FollowUpTopologyTests.names())
         #expect(plan.bindings == [
             BindingDeclaration(queue: "responder.responses", exchange: "notifications.responses", routingKey: "#"),
             BindingDeclaration(queue: "responder.action-updates", exchange: "notifications.action-updates", routingKey: "#"),
             BindingDeclaration(queue: "responder.dead-letter", exchange: "responder.dead-letter", routingKey: "#"),
-        ])
+        ] + FollowUpTopologyTests.bindings())
     }
 
     @Test func theInputIsAQuorumQueueWithADeliveryLimitThatDeadLetters() {
@@ -79,13 +79,13 @@ import Testing
         topology.retryDelays = [2, 30]
         topology.deliveryLimit = 9
         let plan = topology.declarations
-        #expect(plan.exchanges.map(\.name) == ["in", "out", "dlx"])
-        #expect(plan.queues.map(\.name) == ["work", "push", "dlq", "work.retry.2s", "work.retry.30s"])
+        #expect(plan.exchanges.map(\.name) == ["in", "out", "dlx"] + FollowUpTopologyTests.names("work"))
+        #expect(plan.queues.map(\.name) == ["work", "push", "dlq", "work.retry.2s", "work.retry.30s"] + FollowUpTopologyTests.names("work"))
         #expect(plan.queues[0].arguments["x-delivery-limit"] == .integer(9))
         #expect(plan.queues[0].arguments["x-dead-letter-exchange"] == .string("dlx"))
         #expect(plan.queues[4].arguments["x-message-ttl"] == .integer(30_000))
         #expect(plan.queues[4].arguments["x-dead-letter-routing-key"] == .string("work"))
-        #expect(plan.bindings.map { "\($0.exchange)>\($0.queue)" } == ["in>work", "out>push", "dlx>dlq"])
+        #expect(plan.bindings.map { "\($0.exchange)>\($0.queue)" } == ["in>work", "out>push", "dlx>dlq"] + FollowUpTopologyTests.names("work").map { "\($0)>\($0)" })
     }
 
     @Test func thePlanRoundTripsThroughJSON() throws {
@@ -98,7 +98,7 @@ import Testing
 
     @Test func theHumanFormListsEveryDeclaration() {
         let text = plan.humanDescription
-        for exchange in plan.exchanges { #expect(text.contains("  \(exchange.name)  (topic, durable)")) }
+        for exchange in plan.exchanges { #expect(text.contains("  \(exchange.name)  (\(exchange.type), durable)")) }
         for queue in plan.queues { #expect(text.contains("  \(queue.name)  (durable")) }
         #expect(text.contains("x-delivery-limit=5"))
         #expect(text.contains(#"x-queue-type="quorum""#))

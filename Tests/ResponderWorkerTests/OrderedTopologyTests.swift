@@ -25,6 +25,8 @@ import Testing
         let topology = Self.ordered(shards)
         let plan = topology.declarations
         let names = (0..<shards).map { "responder.responses.shard.\($0)" }
+        // The follow-ups' delay queues, the same in either mode (FollowUpTopologyTests).
+        let ladder = topology.followUpLadder.steps.map(\.exchange)
         #expect(topology.isOrdered)
         #expect(topology.consumedQueues == names)
         #expect(plan.exchanges == [
@@ -32,9 +34,9 @@ import Testing
             ExchangeDeclaration(name: "responder.responses.shards", type: "x-consistent-hash"),
             ExchangeDeclaration(name: "notifications.action-updates", type: "topic"),
             ExchangeDeclaration(name: "responder.dead-letter", type: "topic"),
-        ])
+        ] + ladder.map { ExchangeDeclaration(name: $0, type: "fanout") })
         // Last to first, so shard 0 on the broker means the others were declared before it.
-        #expect(plan.queues.map(\.name) == names.reversed() + ["responder.action-updates", "responder.dead-letter"])
+        #expect(plan.queues.map(\.name) == names.reversed() + ["responder.action-updates", "responder.dead-letter"] + ladder)
         for name in names {
             #expect(plan.queues.first { $0.name == name }?.arguments == [
                 "x-queue-type": .string("quorum"),
@@ -55,7 +57,7 @@ import Testing
         } + [
             BindingDeclaration(queue: "responder.action-updates", exchange: "notifications.action-updates", routingKey: "#"),
             BindingDeclaration(queue: "responder.dead-letter", exchange: "responder.dead-letter", routingKey: "#"),
-        ])
+        ] + ladder.map { BindingDeclaration(queue: $0, exchange: $0, routingKey: "#") })
     }
 
     @Test func shardNamesFollowTheInputQueue() {

@@ -18,8 +18,13 @@ extension Paths {
     public static func golden(_ name: String) -> URL { fixtures.appendingPathComponent("\(name).golden.jsonl") }
 
     /// The `responder` executable of the same build as the tests: it sits next to the test binary.
-    public static var responder: URL {
+    public static var responder: URL { executable("responder") }
+
+    /// `responder` with a handler that schedules follow-ups (Tests/FollowUpResponderHarness), of the same build.
+    public static var followUpResponder: URL { executable("FollowUpResponder") }
+
+    private static func executable(_ name: String) -> URL {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("responder")
+            .appendingPathComponent(name)
     }
 }

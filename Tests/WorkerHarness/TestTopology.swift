@@ -9,14 +9,16 @@ public struct TestTopology: Sendable {
     public let topology: Topology
     public let prefix: String
 
-    /// A fresh set of names; `retryDelays` are short so retry tests finish quickly. `shards` above 0 is ordered mode.
+    /// A fresh set of names; `retryDelays` and `followUpDelays` (milliseconds) are short so retry and follow-up tests
+    /// finish quickly. `shards` above 0 is ordered mode.
     public init(
-        _ label: String = "t", retryDelays: [Int] = [1, 1, 1], deliveryLimit: Int = 5,
+        _ label: String = "t", retryDelays: [Int] = [1, 1, 1], followUpDelays: [Int] = [200, 1000], deliveryLimit: Int = 5,
         outputQueueType: QueueType = .classic, shards: Int = 0
     ) {
         prefix = "\(label)-\(UUID().uuidString.prefix(8).lowercased())"
         var topology = Topology.ofTest(prefix)
         topology.retryDelays = retryDelays
+        topology.followUpDelays = followUpDelays
         topology.deliveryLimit = deliveryLimit
         topology.outputQueueType = outputQueueType
         topology.shards = shards
@@ -33,6 +35,7 @@ public struct TestTopology: Sendable {
             "RESPONDER_DEAD_LETTER_EXCHANGE": topology.deadLetterExchange,
             "RESPONDER_DEAD_LETTER_QUEUE": topology.deadLetterQueue,
             "RESPONDER_RETRY_DELAYS": topology.retryDelays.map(String.init).joined(separator: ","),
+            "RESPONDER_FOLLOW_UP_DELAYS": topology.followUpDelays.map(String.init).joined(separator: ","),
             "RESPONDER_DELIVERY_LIMIT": String(topology.deliveryLimit),
             "RESPONDER_OUTPUT_QUEUE_TYPE": topology.outputQueueType.rawValue,
             "RESPONDER_SHARDS": String(topology.shards),

@@ -14,10 +14,11 @@ public final class WorkerProcess: @unchecked Sendable {
 
     /// Starts `responder run` with `topology`'s names, state in `statePath`, and `environment` added (for example
     /// `RESPONDER_FAULT`). Its log level is debug, so tests can read how it handled each input. With a
-    /// `workingDirectory`, it runs there, as if on a machine of its own, and logs there.
+    /// `workingDirectory`, it runs there, as if on a machine of its own, and logs there. `executable` is another
+    /// program of the same commands (``Paths/followUpResponder``).
     public init(
         topology: TestTopology, statePath: String, environment: [String: String] = [:], arguments: [String] = [],
-        workingDirectory: URL? = nil
+        workingDirectory: URL? = nil, executable: URL = Paths.responder
     ) throws {
         let port = try FreePort.find()
         metricsPort = port
@@ -27,7 +28,7 @@ public final class WorkerProcess: @unchecked Sendable {
             throw HarnessError("cannot create \(log.path)")
         }
         process = Process()
-        process.executableURL = Paths.responder
+        process.executableURL = executable
         process.arguments = ["run"] + arguments
         process.currentDirectoryURL = workingDirectory
         var variables = ProcessInfo.processInfo.environment.merging(topology.environment) { $1 }

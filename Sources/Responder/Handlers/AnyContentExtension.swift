@@ -19,6 +19,7 @@ struct AnyContentExtension: Sendable {
     /// The limit it was registered with, when not the pipeline's ``PipelineConfiguration/handlerTimeout``.
     var timeout: Duration?
     private let run: @Sendable (NotificationResponse, Invocation) async throws -> Result
+    private let runFollowUp: @Sendable (FollowUp, Invocation) async throws -> Result
 
     /// The inputs of one run besides the response.
     struct Invocation: Sendable {
@@ -39,10 +40,22 @@ struct AnyContentExtension: Sendable {
             let option = try await handler.didReceive(response, context: &context)
             return Result(responseOption: option, requests: context.requests, state: EventCodec.encode(context.state))
         }
+        runFollowUp = { followUp, invocation in
+            var context = ExtensionContext(
+                log: invocation.log, state: try Self.decodeState(invocation.state, of: handler),
+                requests: HandlerRequests(notificationActions: invocation.actions))
+            try await handler.didReceiveFollowUp(followUp, context: &context)
+            // A follow-up has no response to answer: the notification stays as it is on the device.
+            return Result(responseOption: .doNotDismiss, requests: context.requests, state: EventCodec.encode(context.state))
+        }
     }
 
     func didReceive(_ response: NotificationResponse, _ invocation: Invocation) async throws -> Result {
         try await run(response, invocation)
+    }
+
+    func didReceiveFollowUp(_ followUp: FollowUp, _ invocation: Invocation) async throws -> Result {
+        try await runFollowUp(followUp, invocation)
     }
 
     /// A stored state that no longer decodes will not decode on a retry either: the failure is permanent.

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import NotificationEvents
 
@@ -65,5 +66,25 @@ public struct ExtensionContext<State: Codable & Sendable>: Sendable {
         type: String? = nil
     ) {
         requests.send(body, to: destination, contentType: contentType, type: type)
+    }
+
+    /// The follow-ups ``scheduleFollowUp(_:after:payload:)`` and ``scheduleFollowUp(_:at:payload:)`` were given during
+    /// this call, in order: their names.
+    public var scheduledFollowUps: [String] { requests.followUps.map(\.name) }
+
+    /// Schedules a follow-up named `name` for this notification, due `delay` from now, carrying `payload`: the
+    /// handler that scheduled it gets it back then through `didReceiveFollowUp(_:context:)`, with the notification's
+    /// state at that time, once, in order with the notification's other events. It is committed with the state, as a
+    /// sent message is, so nothing is scheduled when the handler throws; and it is dropped, never delivered, when the
+    /// notification is replaced or removed before it is due. E.g. take a button away if nobody tapped it within ten
+    /// minutes.
+    public mutating func scheduleFollowUp(_ name: String, after delay: Duration, payload: [UInt8] = []) {
+        requests.scheduleFollowUp(name, after: delay, payload: payload)
+    }
+
+    /// Schedules a follow-up named `name` for this notification, due at `date` (at once if it is past), as
+    /// ``scheduleFollowUp(_:after:payload:)`` does.
+    public mutating func scheduleFollowUp(_ name: String, at date: Date, payload: [UInt8] = []) {
+        requests.scheduleFollowUp(name, at: date, payload: payload)
     }
 }

@@ -48,13 +48,16 @@ public struct HandlerRegistry: Sendable {
     ///
     /// - Throws: ``RegistrationError`` when another extension already has the same name or one of the
     ///   categories (as on iOS, a category has at most one content extension), when one of its categories is not
-    ///   registered (register the categories first), or when it is named `delegate`, the app tier's name.
+    ///   registered (register the categories first), or when it is named `delegate`, the app tier's name, or
+    ///   `responder.follow-ups`, the key its follow-ups are stored under.
     public mutating func register(
         _ handler: some NotificationContentExtension, timeout: Duration? = nil
     ) throws(RegistrationError) {
         precondition(timeout.map { $0 > .zero } ?? true, "a handler's timeout must be positive")
         let erased = AnyContentExtension(handler, timeout: timeout)
-        guard erased.name != HandlerTimeout.delegate else { throw .reservedExtensionName(erased.name) }
+        guard erased.name != HandlerTimeout.delegate, erased.name != PendingFollowUp.stateKey else {
+            throw .reservedExtensionName(erased.name)
+        }
         guard !extensionNames.contains(erased.name) else { throw .duplicateExtensionName(erased.name) }
         for category in erased.categoryIdentifiers.sorted() {
             if let existing = extensionsByCategory[category] {

@@ -33,4 +33,15 @@ public protocol NotificationContentExtension: Sendable {
     func didReceive(
         _ response: NotificationResponse, context: inout ExtensionContext<State>
     ) async throws -> ResponseOption
+
+    /// Handles a follow-up this extension scheduled (``ExtensionContext/scheduleFollowUp(_:after:payload:)``) when it
+    /// is due, with the notification's state and actions at that time. The context works as for a response: set
+    /// actions, send messages, schedule more follow-ups; nothing is kept when this throws, and errors are retried as a
+    /// response's are. The default does nothing.
+    func didReceiveFollowUp(_ followUp: FollowUp, context: inout ExtensionContext<State>) async throws
+}
+
+extension NotificationContentExtension {
+    /// Does nothing: an extension that schedules no follow-ups needs no handler for them.
+    public func didReceiveFollowUp(_ followUp: FollowUp, context: inout ExtensionContext<State>) async throws {}
 }

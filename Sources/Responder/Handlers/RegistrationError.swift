@@ -8,7 +8,8 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
     case unregisteredCategory(category: String, extension: String)
     /// Two message destinations have the same name.
     case duplicateDestination(String)
-    /// An extension is named as the app tier is known in timeouts and dependency failures (`delegate`).
+    /// An extension is named as the app tier is known in timeouts and dependency failures (`delegate`), or as the
+    /// stored follow-ups are (`responder.follow-ups`).
     case reservedExtensionName(String)
 
     public var description: String {
@@ -21,7 +22,7 @@ public enum RegistrationError: Error, Hashable, CustomStringConvertible {
                 + "category first (or check the identifier for a typo)"
         case .duplicateDestination(let name): "a message destination named \"\(name)\" is already declared"
         case .reservedExtensionName(let name):
-            "an extension cannot be named \"\(name)\": that name stands for the app delegate; choose another"
+            "an extension cannot be named \"\(name)\": the worker uses that name itself; choose another"
         }
     }
 }

@@ -39,3 +39,11 @@ extension HandlerRegistry {
         return .handler(.delegate(delegate))
     }
 }
+
+extension HandlerRegistry {
+    /// The handler a follow-up was scheduled by, by its name (`delegate` for the app tier), if it is still registered.
+    func receiver(named name: String) -> Route.Receiver? {
+        if name == HandlerTimeout.delegate { return delegate.map { .delegate($0) } }
+        return extensionsByCategory.values.first { $0.name == name }.map { .extension($0) }
+    }
+}

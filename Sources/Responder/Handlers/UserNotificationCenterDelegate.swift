@@ -14,4 +14,15 @@ public protocol UserNotificationCenterDelegate: Sendable {
     /// when retrying cannot help; any other error is retried. Never put the response's `userText` into an error or a
     /// log message.
     func didReceive(_ response: NotificationResponse, context: inout DelegateContext) async throws
+
+    /// Handles a follow-up the app tier scheduled (``DelegateContext/scheduleFollowUp(_:after:payload:)``) when it is
+    /// due, with the notification's actions at that time: it may set them, dismiss or remove the notification, send
+    /// messages and schedule more follow-ups, as for a response. Nothing is kept when this throws. The default does
+    /// nothing.
+    func didReceiveFollowUp(_ followUp: FollowUp, context: inout DelegateContext) async throws
+}
+
+extension UserNotificationCenterDelegate {
+    /// Does nothing: a delegate that schedules no follow-ups needs no handler for them.
+    public func didReceiveFollowUp(_ followUp: FollowUp, context: inout DelegateContext) async throws {}
 }

@@ -3,7 +3,8 @@ extension MetricDescription {
     package static let events = MetricDescription(
         name: "responder_events_total", kind: .counter, labels: ["outcome"],
         meaning: "inputs settled, by `outcome`: `updated`, `no_update`, `ignored`, `deduplicated`, `stale` "
-            + "(about a notification replaced or removed since), `retried`, `dead_lettered`, `handed_back` "
+            + "(about a notification replaced or removed since), `deferred` (a follow-up back before it was due, sent "
+            + "down its delay queues again), `retried`, `dead_lettered`, `handed_back` "
             + "(returned to the queue unhandled during a store or dependency outage)")
     package static let deadLettered = MetricDescription(
         name: "responder_dead_lettered_total", kind: .counter, labels: ["reason"],

@@ -9,17 +9,17 @@ extension PipelineConfiguration {
     /// `version` is the notification's version once the input is committed; `exchange` is the pipeline's output
     /// exchange. ``outputMode`` says whether the event is the body or its attributes are headers.
     func actionSetUpdate(
-        causedBy input: DecodedResponse, responseOption: ResponseOption, actions: [NotificationAction], version: Int64,
+        causedBy input: some OutputCause, responseOption: ResponseOption, actions: [NotificationAction], version: Int64,
         to exchange: String
     ) -> OutboundMessage {
         let event = ActionSetUpdateEvent(
-            id: ActionSetUpdateEvent.id(causedBy: input.event.id), source: source, type: EventType.actionSetUpdated,
+            id: ActionSetUpdateEvent.id(causedBy: input.causationID), source: source, type: EventType.actionSetUpdated,
             time: input.outputTime, subject: input.requestIdentifier, datacontenttype: "application/json",
             data: ActionSetUpdate(
                 requestIdentifier: input.requestIdentifier, categoryIdentifier: input.categoryIdentifier,
-                causationId: input.event.id, responseOption: responseOption, actions: actions, version: version))
+                causationId: input.causationID, responseOption: responseOption, actions: actions, version: version))
         return output(
-            event, time: input.outputTime, causedBy: input.message, correlationId: input.event.id,
+            event, time: input.outputTime, causedBy: input.message, correlationId: input.causationID,
             routingKey: input.categoryIdentifier, to: exchange)
     }
 

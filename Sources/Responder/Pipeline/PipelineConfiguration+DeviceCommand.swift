@@ -5,11 +5,11 @@ extension PipelineConfiguration {
     /// The message that tells the push sender what the device must do with the notification of `input` (a
     /// dismissal or a removal, as `Kind` says), caused by `input`, which leaves the notification at `version`.
     func deviceCommand<Kind: DeviceCommandKind>(
-        _ kind: Kind.Type, causedBy input: DecodedResponse, version: Int64, to exchange: String
+        _ kind: Kind.Type, causedBy input: some OutputCause, version: Int64, to exchange: String
     ) -> OutboundMessage {
         deviceCommand(
             kind, requestIdentifier: input.requestIdentifier, categoryIdentifier: input.categoryIdentifier,
-            causedBy: input.event.id, message: input.message, time: input.outputTime, version: version, to: exchange)
+            causedBy: input.causationID, message: input.message, time: input.outputTime, version: version, to: exchange)
     }
 
     /// The message that tells the push sender what the device must do with the notification `requestIdentifier` of

@@ -4,10 +4,10 @@ extension PipelineConfiguration {
     /// The message that publishes what a handler sent, the `number`-th (from 1) of the response to `input`: to its
     /// declared destination, with message-id `<input id>/sent-<number>`, correlation-id the input's id, the input's
     /// valid trace headers, and a timestamp from the input, never the clock, so the same input yields the same message.
-    func sentMessage(_ message: SentMessage, number: Int, causedBy input: DecodedResponse) -> OutboundMessage {
+    func sentMessage(_ message: SentMessage, number: Int, causedBy input: some OutputCause) -> OutboundMessage {
         let properties = MessageProperties(
-            contentType: message.contentType, messageId: SentMessage.messageID(causedBy: input.event.id, number: number),
-            correlationId: input.event.id, type: message.type, appId: appID,
+            contentType: message.contentType, messageId: SentMessage.messageID(causedBy: input.causationID, number: number),
+            correlationId: input.causationID, type: message.type, appId: appID,
             timestamp: input.outputTimestamp, deliveryMode: .persistent,
             headers: TraceContext.propagated(from: input.message.properties.headers))
         return OutboundMessage(

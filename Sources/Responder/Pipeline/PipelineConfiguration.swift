@@ -45,6 +45,10 @@ public struct PipelineConfiguration: Sendable {
     /// keep one home. The limits depend on the output as built (its mode, source, id and category), which is why
     /// this checks outputs rather than refusing long ids or categories at decode.
     public var publishability: (@Sendable (OutboundMessage) -> String?)?
+    /// The delay queues follow-ups wait in (``FollowUpLadder``): by default the default topology's. A broker worker
+    /// sets them from its topology.
+    public var followUpLadder = FollowUpLadder(
+        inputQueue: ResponsePipeline.defaultInputQueue, milliseconds: FollowUpLadder.defaultDelays)
 
     /// The default settings.
     public init() {}

@@ -24,7 +24,15 @@ struct ResponseLog: Sendable {
             self.init(
                 base, eventID: lifecycle.event.id, requestIdentifier: lifecycle.requestIdentifier, category: "",
                 action: "lifecycle")
+        case .followUp(let followUp):
+            // The category is the stored record's, unknown until it is loaded.
+            self.init(followUp: followUp.id, of: followUp.requestIdentifier, category: "", base: base)
         }
+    }
+
+    /// The log of the follow-up `id` of the notification `requestIdentifier` of `category`: its action says what it is.
+    init(followUp id: String, of requestIdentifier: String, category: String, base: Logger) {
+        self.init(base, eventID: id, requestIdentifier: requestIdentifier, category: category, action: "follow-up")
     }
 
     /// The log of `response`, handled as the event `eventID`.

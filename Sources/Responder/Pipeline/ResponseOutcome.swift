@@ -36,6 +36,9 @@ public enum ResponseOutcome: Sendable {
         /// or removed since: no handler ran and nothing changed, no outputs. Like an ignored event, it is not written
         /// to the inbox: its notification only moves on, so it stays stale.
         case stale
+        /// A follow-up came back before it was due (by the worker's clock): nothing changed, and its one output sends it
+        /// down its delay queues again.
+        case deferred
     }
 
     /// The messages to publish: empty unless completed.

@@ -45,7 +45,8 @@ extension ResponsePipeline {
         var committed: Set<Int> = []
         for (index, member) in members.enumerated() {
             guard case .response(let response) = member.input else {
-                // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification.
+                // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification. A follow-up's
+                // handler is the one that scheduled it, known once its notification is loaded.
                 pending.append(index)
                 continue
             }
@@ -228,7 +229,7 @@ extension ResponsePipeline {
         return await lanes.run(concurrency: concurrency) { cursor, lane in
             await advance(&cursor, of: round, on: lane, holdingBack: holds)
         } failed: { timedOut in
-            handling(of: timedOut.failure, eventID: round.members[timedOut.call.index].input.id)
+            handlerFailure(timedOut.failure, of: round.members[timedOut.call.index].input.id)
         }
     }
 
@@ -259,14 +260,15 @@ extension ResponsePipeline {
                 cursor.record(.done(Self.idReused))
             case .success(.unprocessed(let stored)):
                 let known = cursor.current ?? stored
+                let call = ChainLanes.Call(lane: lane, cursor: cursor, known: known)
                 let handling =
                     switch input {
                     case .response(let response):
-                        await handle(
-                            member, response, by: round.receivers[index]!, on: known,
-                            in: ChainLanes.Call(lane: lane, cursor: cursor, known: known))
+                        await handle(member, response, by: round.receivers[index]!, on: known, in: call)
                     case .lifecycle(let lifecycle):
                         handle(member, lifecycle, on: known)
+                    case .followUp(let followUp):
+                        await handle(member, followUp, on: known, in: call)
                     }
                 cursor.current = Self.record(after: handling, on: known)
                 cursor.record(handling)
@@ -321,12 +323,7 @@ extension ResponsePipeline {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
                 try await run(receiver, for: input, on: record, log: member.log, in: call)
             }
-            try configuration.stepReached?(.afterHandler)
-            if let problem = unpublishable(handled.outputs) {
-                return .done(
-                    .deadLetter(
-                        reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
-            }
+            if let refusal = try checkHandled(handled) { return refusal }
             let entry = InboxEntry(
                 source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
                 outputs: handled.outputs, processedAt: Date())
@@ -338,16 +335,25 @@ extension ResponsePipeline {
                     inboxEntry: entry, notification: changed,
                     actionsChanged: startsFresh || handled.record.actions != stored.actions,
                     replacesHandlerStates: startsFresh || handled.record.isRemoved))
-        } catch let failure as HandlerRunError {
-            return handling(of: failure, eventID: input.event.id)
         } catch {
-            return .done(.failed(error, retryable: true))
+            return handlerFailure(error, of: input.event.id)
         }
     }
 
-    /// What a handler's error makes of its response: a failure, or an outage when the streak of a dependency's
-    /// failures (``DependencyFailureStreak``) says so.
-    private func handling(of failure: HandlerRunError, eventID: String) -> Handling {
+    /// Reports the handlers' end to ``PipelineConfiguration/stepReached`` (whose error fails the input as a handler's
+    /// would) and says whether what they left must not be committed: a dead letter when one of its outputs cannot be
+    /// published, else nil.
+    func checkHandled(_ handled: HandledResponse) throws -> Handling? {
+        try configuration.stepReached?(.afterHandler)
+        guard let problem = unpublishable(handled.outputs) else { return nil }
+        return .done(
+            .deadLetter(reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
+    }
+
+    /// The outcome of the input `eventID` whose handlers threw `error`: as retryable as the handler says, or, after
+    /// a run of ``DependencyUnavailable`` from one handler, a pause.
+    func handlerFailure(_ error: any Error, of eventID: String) -> Handling {
+        guard let failure = error as? HandlerRunError else { return .done(.failed(error, retryable: true)) }
         if let unavailable = failure.underlying as? DependencyUnavailable, let handler = failure.handler,
             dependencyFailures.failed(handler, eventID)
         {

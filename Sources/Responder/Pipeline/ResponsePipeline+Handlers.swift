@@ -20,29 +20,53 @@ extension ResponsePipeline {
         switch receiver {
         case .delegate(let delegate):
             try await call(delegate, for: input, forwarded: false, requests: &requests, log: log, in: lane)
+            requests.claimFollowUps(for: HandlerTimeout.delegate)
         case .extension(let handler):
-            let clock = ContinuousClock()
-            let start = clock.now
-            let invocation = AnyContentExtension.Invocation(
-                log: log, actions: record.actions, state: record.handlerStates[handler.name])
             let response = input.event.data
-            let result = try await withHandlerTimeout(
-                handler.timeout, of: handler.name, tier: metrics.extensionTimeouts, in: lane
-            ) {
-                try await handler.didReceive(response, invocation)
-            }
-            metrics.extensionDuration.record(duration: clock.now - start)
+            let result = try await call(handler, on: record, log: log, in: lane) { try await $0.didReceive(response, $1) }
             updated.handlerStates[handler.name] = result.state
             requests = result.requests
+            requests.claimFollowUps(for: handler.name)
             responseOption = result.responseOption
             if responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {
                     try await call(delegate, for: input, forwarded: true, requests: &requests, log: log, in: lane)
+                    requests.claimFollowUps(for: HandlerTimeout.delegate)
                 } else {
                     log.log(.debug, "the extension forwarded the response, but no app delegate is registered")
                 }
             }
         }
+        return try handled(requests, responseOption: responseOption, leaving: updated, on: record, causedBy: input)
+    }
+
+    /// Calls one of `handler`'s entry points as `body` says, on `record`'s actions and the extension's state there,
+    /// within its time limit in `lane`, and times it.
+    func call(
+        _ handler: AnyContentExtension, on record: NotificationRecord, log: ResponseLog, in lane: ChainLanes.Call,
+        _ body: (AnyContentExtension, AnyContentExtension.Invocation) async throws -> AnyContentExtension.Result
+    ) async throws -> AnyContentExtension.Result {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let invocation = AnyContentExtension.Invocation(
+            log: log, actions: record.actions, state: record.handlerStates[handler.name])
+        let result = try await withHandlerTimeout(
+            handler.timeout, of: handler.name, tier: metrics.extensionTimeouts, in: lane
+        ) {
+            try await body(handler, invocation)
+        }
+        metrics.extensionDuration.record(duration: clock.now - start)
+        return result
+    }
+
+    /// What the handlers' `requests` (and the extension's `responseOption`) make of `record`, which the handlers
+    /// left as `updated` (their states): the record to store and the outputs, follow-ups included.
+    func handled(
+        _ requests: HandlerRequests, responseOption: ResponseOption, leaving updated: NotificationRecord,
+        on record: NotificationRecord, causedBy cause: some OutputCause
+    ) throws -> HandledResponse {
+        var updated = updated
+        var responseOption = responseOption
         if responseOption == .doNotDismiss, requests.dismissesNotification { responseOption = .dismiss }
         if requests.removesNotification {
             updated = NotificationRecord(
@@ -51,14 +75,30 @@ extension ResponsePipeline {
         } else {
             updated.actions = requests.notificationActions
         }
-        return HandledResponse(
-            record: updated, outputs: try outputs(of: requests, responseOption: responseOption, for: input, on: record))
+        var outputs = try outputs(of: requests, responseOption: responseOption, for: cause, on: record)
+        // A removed notification keeps no follow-ups: they would be dropped when they came.
+        if !requests.removesNotification {
+            for (index, request) in requests.followUps.enumerated() {
+                let followUp = FollowUp(
+                    id: FollowUp.id(causedBy: cause.causationID, number: index + 1), name: request.name,
+                    payload: request.payload, dueDate: request.dueDate)
+                // Every request is claimed by the handler whose call made it once that call returns.
+                updated.pendingFollowUps.append(
+                    PendingFollowUp(
+                        followUp: followUp, handler: request.handler!, notificationDate: updated.notificationDate))
+                outputs.append(
+                    configuration.followUpMessage(
+                        followUp.id, of: cause.requestIdentifier, to: configuration.followUpLadder.step(for: request.delay),
+                        causedBy: cause))
+            }
+        }
+        return HandledResponse(record: updated, outputs: outputs)
     }
 
     /// The outputs of what a response's handlers asked for, in a fixed order: the action-set update and the dismissal,
     /// or instead the removal, then the messages sent, each at the version the commit gives the notification.
     private func outputs(
-        of requests: HandlerRequests, responseOption: ResponseOption, for input: DecodedResponse,
+        of requests: HandlerRequests, responseOption: ResponseOption, for input: some OutputCause,
         on record: NotificationRecord
     ) throws -> [OutboundMessage] {
         let version = record.version + 1
@@ -95,14 +135,26 @@ extension ResponsePipeline {
         _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool,
         requests: inout HandlerRequests, log: ResponseLog, in lane: ChainLanes.Call
     ) async throws {
+        let response = input.event.data
+        try await call(delegate, forwarded: forwarded, requests: &requests, log: log, in: lane) { delegate, context in
+            try await delegate.didReceive(response, context: &context)
+        }
+    }
+
+    /// Calls the app tier with a context holding `requests` as `body` says, within its time limit in `lane`, and
+    /// takes back what it asked for.
+    func call(
+        _ delegate: any UserNotificationCenterDelegate, forwarded: Bool, requests: inout HandlerRequests,
+        log: ResponseLog, in lane: ChainLanes.Call,
+        _ body: (any UserNotificationCenterDelegate, inout DelegateContext) async throws -> Void
+    ) async throws {
         var context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
         let clock = ContinuousClock()
         let start = clock.now
-        let response = input.event.data
         try await withHandlerTimeout(
             registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts, in: lane
         ) {
-            try await delegate.didReceive(response, context: &context)
+            try await body(delegate, &context)
         }
         metrics.delegateDuration.record(duration: clock.now - start)
         requests = context.requests

@@ -36,6 +36,9 @@ public struct ResponsePipeline: Sendable {
     /// The output exchange of the default topology.
     public static let defaultOutputExchange = "notifications.action-updates"
 
+    /// The input queue of the default topology, which names the follow-up delay queues (``FollowUpLadder``).
+    public static let defaultInputQueue = "responder.responses"
+
     /// A pipeline routing to `registry`, keeping state in `store` and addressing updates to `outputExchange`.
     ///
     /// `logger` receives one structured line per input (event id, request identifier, category, action, each
@@ -73,7 +76,8 @@ public struct ResponsePipeline: Sendable {
     /// anyway and many publishers leave the property unset. A content encoding other than none, `identity` or
     /// `utf-8` is refused, as is a body over ``PipelineConfiguration/maxBodySize``.
     ///
-    /// A lifecycle event (`notification.lifecycle.v1`) decodes by the same rules; any other type is refused.
+    /// A lifecycle event (`notification.lifecycle.v1`) decodes by the same rules; any other type is refused. A message
+    /// whose `type` property is `responder.follow-up.v1` is a follow-up back from its delay queue (``DecodedFollowUp``).
     public func decode(_ message: InboundMessage) throws(InputRejection) -> DecodedInput {
         do throws(InputRejection) {
             try message.admissionCheck(maxBodySize: configuration.maxBodySize)
@@ -108,8 +112,19 @@ public struct ResponsePipeline: Sendable {
     }
 
     /// A response, or a lifecycle event when the message's type says so (and only then, so a response's refusal
-    /// reads as it always did).
+    /// reads as it always did), or a follow-up when the message's `type` property says so. An event may not claim
+    /// the follow-ups' inbox source (``FollowUp/inboxSource``).
     private static func decodeInput(_ message: InboundMessage) throws(InputRejection) -> DecodedInput {
+        if message.properties.type == FollowUpMessage.type { return .followUp(try FollowUpMessage.decode(message)) }
+        let input = try decodeEventInput(message)
+        guard input.source != FollowUp.inboxSource else {
+            throw InputRejection(
+                reason: .invalidField, detail: "the event's source is \(FollowUp.inboxSource), which only follow-ups use")
+        }
+        return input
+    }
+
+    private static func decodeEventInput(_ message: InboundMessage) throws(InputRejection) -> DecodedInput {
         do throws(InputRejection) {
             return .response(DecodedResponse(message: message, event: try decodeEvent(message)))
         } catch let rejection where rejection.reason == .unknownType {

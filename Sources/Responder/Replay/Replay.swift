@@ -115,7 +115,8 @@ extension ReplaySummary {
             switch disposition {
             case .updated: updated += 1
             case .noUpdate: noUpdate += 1
-            case .ignored: ignored += 1
+            // A follow-up not due yet: a recording holds no later trip of it, so replay does nothing with it.
+            case .ignored, .deferred: ignored += 1
             case .deduplicated: deduplicated += 1
             case .stale: stale += 1
             }

@@ -51,6 +51,10 @@ enum Settings {
     static let retryDelays = Setting<[Int]>.wholeNumbers(
         "retry-delays", "RESPONDER_RETRY_DELAYS", default: topology.retryDelays, in: 1...longestRetryDelay,
         "Retry delays in seconds, one retry queue each.")
+    static let followUpDelays = Setting<[Int]>.wholeNumbers(
+        "follow-up-delays", "RESPONDER_FOLLOW_UP_DELAYS", default: topology.followUpDelays,
+        in: 1...Int(UInt32.max),
+        "Delays in milliseconds of the queues handlers' follow-ups wait in, one exchange and queue each; a follow-up takes the longest not past its time left, again until it is due.")
     static let deliveryLimit = Setting<Int>.wholeNumber(
         "delivery-limit", "RESPONDER_DELIVERY_LIMIT", default: topology.deliveryLimit, in: 1...Int(Int32.max),
         "Deliveries of one input before the broker dead-letters it.")
@@ -132,7 +136,7 @@ enum Settings {
         amqpURL.description, caFile.description, certFile.description, keyFile.description, heartbeat.description,
         inputExchange.description, inputQueue.description, outputExchange.description, outputQueue.description,
         deadLetterExchange.description, deadLetterQueue.description, retryDelays.description,
-        deliveryLimit.description, outputQueueType.description, shards.description, categories.description,
+        followUpDelays.description, deliveryLimit.description, outputQueueType.description, shards.description, categories.description,
         state.description, inboxRetentionHours.description,
         notificationRetentionDays.description, maxStateSize.description, prefetch.description, concurrency.description,
         handlerTimeout.description, dependencyFailures.description, maxAbandonedCalls.description,
