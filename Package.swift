@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "NotificationEvents", targets: ["NotificationEvents"]),
         .library(name: "AMQP", targets: ["AMQP"]),
         .library(name: "ResponderWorker", targets: ["ResponderWorker"]),
+        .library(name: "ResponderIntake", targets: ["ResponderIntake"]),
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "ResponderTesting", targets: ["ResponderTesting"]),
         .library(name: "ResponderWorkerTesting", targets: ["ResponderWorkerTesting"]),
@@ -214,8 +215,8 @@ let package = Package(
         .target(
             name: "WorkerHarness",
             dependencies: [
-                "BrokerHarness", "PipelineHarness", "AMQP", "NotificationEvents", "Responder", "ResponderWorker",
-                "ResponderWorkerTesting", "RedGreenExample", .product(name: "Logging", package: "swift-log"),
+                "BrokerHarness", "PipelineHarness", "AMQP", "NotificationEvents", "Responder", "ResponderIntake",
+                "ResponderWorker", "ResponderWorkerTesting", "RedGreenExample", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/WorkerHarness"
         ),
@@ -271,6 +272,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderIntake",
                 "ResponderWorker",
                 "ResponderPostgres",
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -294,7 +296,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolTests",
             dependencies: [
-                "ResponderCommands", "ResponderWorker", "ResponderPostgres", "Responder", "RedGreenExample",
+                "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderPostgres", "Responder",
+                "RedGreenExample",
                 "NotificationEvents", "AMQP", "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -305,7 +308,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolBrokerTests",
             dependencies: [
-                "AMQP", "NotificationEvents", "Responder", "ResponderWorker", "BrokerHarness", "WorkerHarness",
+                "AMQP", "NotificationEvents", "Responder", "ResponderIntake", "ResponderWorker", "BrokerHarness",
+                "WorkerHarness",
             ]
         ),
         // Crash consistency at every step, hostile input, several workers and broker faults, against the broker.
@@ -317,6 +321,7 @@ let package = Package(
                 "NotificationEvents",
                 "Responder",
                 "ResponderPostgres",
+                "ResponderIntake",
                 "ResponderWorker",
                 "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
@@ -342,7 +347,7 @@ if fuzzBuild {
     package.targets.append(
         .executableTarget(
             name: "intake-fuzzer",
-            dependencies: ["IntakeFuzzing", "NotificationEvents"],
+            dependencies: ["IntakeFuzzing", "NotificationEvents", "Responder"],
             path: "Tests/Fuzz/Fuzzer",
             swiftSettings: fuzzing + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]

@@ -4,7 +4,8 @@
     python3 Benchmarks/harness/check.py Benchmarks/results/DATE-COMMIT.json [--thresholds FILE]
 
 `scripts/bench --check` does the same for the run it has just made. Thresholds are ratios to the limit measured in
-the same run (which makes them hold on another machine) and client CPU per event; a row the thresholds name and the
+the same run (which makes them hold on another machine) and client CPU per event (of `responder replay` too, where a
+fast path's saving shows without the broker's noise); a row the thresholds name and the
 run did not measure, or measured as failed, is a miss too: a check that nothing was compared with must not pass.
 Needs no aio-pika, so the suite runs it with the system's Python (BenchResultsTests).
 """
@@ -35,6 +36,13 @@ def _measured(run, name, found, how=""):
     return None
 
 
+def set_from(thresholds, name):
+    """The thresholds that were set from the results file `name`: a row's own `from`, else the file's."""
+    def kept(rows):
+        return [row for row in rows if row.get("from", thresholds.get("from")) == name]
+    return {**thresholds, **{kind: kept(thresholds.get(kind, [])) for kind in ("rows", "replay", "latency")}}
+
+
 def misses(document, thresholds):
     """One line per threshold the run misses; empty when it meets them all."""
     found = []
@@ -54,6 +62,14 @@ def misses(document, thresholds):
             cpu = run["client_cpu_us_per_event"]
             if cpu > most:
                 found.append(f"{name}: {cpu} µs client CPU per event, threshold {most}: {_over(cpu, most, ' µs')}")
+    replays = {(run["mix"], run["store"]): run for run in document.get("replay", [])}
+    for row in thresholds.get("replay", []):
+        name = f"{row['mix']} replay {row['store']}"
+        if (run := _measured(replays.get((row["mix"], row["store"])), name, found)) is None:
+            continue
+        if (most := row.get("max_client_cpu_us_per_event")) is not None and run["client_cpu_us_per_event"] > most:
+            cpu = run["client_cpu_us_per_event"]
+            found.append(f"{name}: {cpu} µs CPU per event, threshold {most}: {_over(cpu, most, ' µs')}")
     latency = {run["load"]: run for run in document.get("latency", [])}
     for row in thresholds.get("latency", []):
         name = f"delivery-to-ack at {row['load']:.0%} load"
@@ -72,8 +88,8 @@ def report(document, thresholds, out=sys.stdout):
     for line in found:
         print(f"bench: regression: {line}", file=out)
     if not found:
-        print(f"bench: the run meets all {len(thresholds.get('rows', [])) + len(thresholds.get('latency', []))} "
-              "thresholds", file=out)
+        count = sum(len(thresholds.get(kind, [])) for kind in ("rows", "replay", "latency"))
+        print(f"bench: the run meets all {count} thresholds", file=out)
     return 1 if found else 0
 
 
@@ -82,8 +98,13 @@ def main():
     parser.add_argument("results", type=Path, help="a results file (Benchmarks/results/*.json)")
     parser.add_argument("--thresholds", type=Path, default=DEFAULT_THRESHOLDS,
                         help="the thresholds (default Benchmarks/thresholds.json)")
+    parser.add_argument("--set-from", action="store_true",
+                        help="check only the thresholds set from this results file (their `from`)")
     arguments = parser.parse_args()
-    return report(json.loads(arguments.results.read_text()), json.loads(arguments.thresholds.read_text()))
+    thresholds = json.loads(arguments.thresholds.read_text())
+    if arguments.set_from:
+        thresholds = set_from(thresholds, arguments.results.name)
+    return report(json.loads(arguments.results.read_text()), thresholds)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 import AMQP
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderWorker
 
 /// One dead letter as `redrive --show` prints it: a fixture line (the shape `record` writes), headers and all, with
@@ -19,7 +20,7 @@ enum DeadLetterDisplay {
         }
         let line = FixtureLine(
             exchange: inbound.exchange, routingKey: inbound.routingKey, redelivered: inbound.redelivered,
-            properties: FixtureLine.Properties(inbound.properties), bodyBytes: body)
+            properties: inbound.properties, bodyBytes: body)
         return String(decoding: EventCodec.encode(line), as: UTF8.self)
     }
 

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderWorker
 
 /// Which dead letters a `redrive` takes: every condition given must hold. Without any, all of them.

@@ -1,4 +1,5 @@
 import NotificationEvents
+import Responder
 
 extension FixtureLine {
     /// This line with its event id and message id suffixed, so the broker and the inbox see a new event.

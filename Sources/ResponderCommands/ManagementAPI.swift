@@ -1,4 +1,5 @@
 import Foundation
+import ResponderIntake
 import ResponderWorker
 
 #if canImport(FoundationNetworking)

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderWorker
 
 /// `record`: records what arrives at an exchange as fixture lines, through a tap queue of its own.

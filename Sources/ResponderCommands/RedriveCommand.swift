@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderWorker
 
 /// `redrive`: moves dead-lettered messages back to the input, each confirmed there before it leaves the

@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import Prometheus
 import Responder
+import ResponderIntake
 import ResponderWorker
 
 /// `run`: the long-running worker.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Responder
 import ResponderPostgres
 
 /// Where a command takes its state store from: `run` from its flag or the environment (``StateOption``),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ResponderIntake
 import ResponderWorker
 
 /// Topology names, for the commands that declare or use them.

@@ -64,7 +64,7 @@ package struct FailureRouting: Sendable {
     package func afterFailure(
         of delivery: AMQPDelivery, detail: String, retryable: Bool, timedOut: Bool = false, retriedInPlace: Int = 0,
         firstFailureInPlace: Date? = nil, limits: PublishLimits, now: Date
-    ) -> (Publication, deadLetterReason: DeadLetterReason?) {
+    ) -> (ForwardedInput, deadLetterReason: DeadLetterReason?) {
         var history = history(of: delivery)
         history.firstFailure = history.firstFailure ?? firstFailureInPlace
         let attempts = history.attempts + 1 + retriedInPlace
@@ -79,7 +79,7 @@ package struct FailureRouting: Sendable {
             properties.headers[name] = value
         }
         // Through the default exchange straight to the retry queue, which dead-letters back into the input queue.
-        let retry = Publication(
+        let retry = ForwardedInput(
             exchange: "", routingKey: topology.retryQueue(attempt: attempts), body: delivery.body, properties: properties)
         if let problem = limits.problem(retry) {
             return (deadLetter(delivery, unpublishable: "its retry: \(problem)", limits: limits, now: now), .unpublishable)
@@ -96,7 +96,7 @@ package struct FailureRouting: Sendable {
     /// from being published.
     package func deadLetter(
         _ delivery: AMQPDelivery, unpublishable problem: String, limits: PublishLimits, now: Date
-    ) -> Publication {
+    ) -> ForwardedInput {
         deadLetter(
             delivery, reason: .unpublishable, detail: "a message built for this input cannot be published: \(problem)",
             limits: limits, now: now)
@@ -109,10 +109,10 @@ package struct FailureRouting: Sendable {
     package func deadLetter(
         _ delivery: AMQPDelivery, reason: DeadLetterReason, detail: String, attempts: Int? = nil, history: History? = nil,
         limits: PublishLimits, now: Date
-    ) -> Publication {
+    ) -> ForwardedInput {
         let history = history ?? self.history(of: delivery)
         let attempts = attempts ?? history.attempts
-        var letter = Publication(
+        var letter = ForwardedInput(
             exchange: topology.deadLetterExchange, routingKey: String(history.originalRoutingKey.prefix(utf8Bytes: 255)),
             body: delivery.body, properties: delivery.properties)
         for (name, value) in failureHeaders(reason: reason, detail: detail, attempts: attempts, history: history, now: now) {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ServiceLifecycle
 import Synchronization
 import Tracing
@@ -315,35 +316,37 @@ final class BrokerSession: Sendable {
     ) throws(AMQPError) -> Settlement {
         let delivery = completion.tag.delivery
         let limits = channel.publishLimits
-        var publications: [Publication]
+        // What the input produced, or the input itself sent on: never both.
+        var outputs: [OutboundMessage] = []
+        var forwarded: ForwardedInput?
         var outcome: WorkerMetrics.Outcome
         var reason: DeadLetterReason?
         switch completion.outcome {
-        case .completed(let outputs, let disposition):
-            publications = outputs.map(Publication.init)
+        case .completed(let produced, let disposition):
+            outputs = produced
             outcome = WorkerMetrics.Outcome(disposition)
             if disposition == .updated || disposition == .noUpdate { pause.inputWorked() }
         case .deadLetter(let rejection, let detail):
-            publications = [failures.deadLetter(delivery, reason: rejection, detail: detail, limits: limits, now: Date())]
+            forwarded = failures.deadLetter(delivery, reason: rejection, detail: detail, limits: limits, now: Date())
             outcome = .deadLettered
             reason = rejection
         case .failed(let error, let retryable):
-            let (publication, deadLetterReason) = failures.afterFailure(
+            let (input, deadLetterReason) = failures.afterFailure(
                 of: delivery, detail: String(describing: error), retryable: retryable, timedOut: error is HandlerTimeout,
                 retriedInPlace: completion.retriedInPlace, firstFailureInPlace: completion.firstFailureInPlace,
                 limits: limits, now: Date())
-            publications = [publication]
+            forwarded = input
             outcome = deadLetterReason == nil ? .retried : .deadLettered
             reason = deadLetterReason
             logger.warning(
                 deadLetterReason == nil ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
                 metadata: [
                     "event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))",
-                    "queue": "\(publication.routingKey)",
+                    "queue": "\(input.routingKey)",
                     "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
                 ])
         case .storeUnavailable, .dependencyUnavailable:
-            publications = [.handBack(delivery, to: completion.tag.input.queue)]
+            forwarded = .handBack(delivery, to: completion.tag.input.queue)
             outcome = .handedBack
             if let unavailability = completion.outcome.unavailability, pause.unavailable(unavailability) {
                 cancelConsumer()
@@ -351,24 +354,36 @@ final class BrokerSession: Sendable {
         }
         // An output the connection cannot carry (a category identifier over 255 bytes as its routing key) fails
         // its input alone; checked before anything of the input is published.
-        if let problem = publications.lazy.compactMap(limits.problem).first {
+        if let problem = outputs.lazy.compactMap(limits.problem).first ?? forwarded.flatMap(limits.problem) {
             logger.warning(
                 "an output cannot be published; input dead-lettered",
                 metadata: ["event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))", "error": "\(problem)"])
-            publications = [failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())]
+            outputs = []
+            forwarded = failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())
             outcome = .deadLettered
             reason = .unpublishable
         }
         var publishSpan: (any Span)?
+        var stampedWith: (any Span)?
         if let tracing, let span = completion.tag.span {
             if let event = completion.event { tracing.describe(span, event: event) }
-            if case .completed = completion.outcome, reason == nil { tracing.stamp(&publications, with: span) }
-            if !publications.isEmpty { publishSpan = tracing.startPublishing(publications.count, of: span) }
+            if case .completed = completion.outcome, reason == nil { stampedWith = span }
+            let count = outputs.count + (forwarded == nil ? 0 : 1)
+            if count > 0 { publishSpan = tracing.startPublishing(count, of: span) }
         }
-        let confirmations = try publications.map { publication throws(AMQPError) in
-            try channel.publishPipelined(
-                publication.body, exchange: publication.exchange, routingKey: publication.routingKey,
-                mandatory: true, properties: publication.properties)
+        // The worker's edge: an output becomes AMQP's properties here, once, as it is published.
+        var confirmations = try outputs.map { output throws(AMQPError) in
+            var properties = BasicProperties(output.properties)
+            if let tracing, let stampedWith { tracing.stamp(&properties, with: stampedWith) }
+            return try channel.publishPipelined(
+                output.body, exchange: output.exchange, routingKey: output.routingKey, mandatory: true,
+                properties: properties)
+        }
+        if let forwarded {
+            confirmations.append(
+                try channel.publishPipelined(
+                    forwarded.body, exchange: forwarded.exchange, routingKey: forwarded.routingKey, mandatory: true,
+                    properties: forwarded.properties))
         }
         if !confirmations.isEmpty { try? pipeline.configuration.stepReached?(.afterPublish) }
         return Settlement(

@@ -1,7 +1,6 @@
 import AMQP
 import NotificationEvents
 import Responder
-import ResponderIntake
 import Tracing
 
 /// The worker's part of an input's trace: the `process` span, from delivery to acknowledgement, continuing the
@@ -38,14 +37,12 @@ struct InputTracing: Sendable {
             event.data.actionIdentifier.rawValue)
     }
 
-    /// Gives each output `span`'s context as its `traceparent` (and `tracestate`), replacing what the pipeline
-    /// passed on from the input.
-    func stamp(_ outputs: inout [Publication], with span: any Span) {
-        for index in outputs.indices {
-            outputs[index].properties.headers[TraceHeaderInjector.traceparent] = nil
-            outputs[index].properties.headers[TraceHeaderInjector.tracestate] = nil
-            tracer.inject(span.context, into: &outputs[index].properties.headers, using: TraceHeaderInjector())
-        }
+    /// Gives an output's AMQP properties `span`'s context as its `traceparent` (and `tracestate`), replacing what
+    /// the pipeline passed on from the input.
+    func stamp(_ output: inout BasicProperties, with span: any Span) {
+        output.headers[TraceHeaderInjector.traceparent] = nil
+        output.headers[TraceHeaderInjector.tracestate] = nil
+        tracer.inject(span.context, into: &output.headers, using: TraceHeaderInjector())
     }
 
     /// The `publish` span of `count` publications of the input `process` traces.

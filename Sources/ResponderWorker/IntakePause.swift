@@ -1,5 +1,6 @@
 import Logging
 import Responder
+import ResponderIntake
 import Synchronization
 
 /// The worker's pause while something its inputs need is unavailable, through no fault of theirs (``Unavailability``),
@@ -23,7 +24,7 @@ import Synchronization
 /// begin again at every other input, each time with a warning and a backoff back at its start.
 ///
 /// What happens to the inputs in hand depends on the mode. By default the session stops consuming, hands them back
-/// (``Publication/handBack(_:to:)``), waits in ``waitUntilAvailable()`` and consumes again. In ordered mode they wait
+/// (``ForwardedInput/handBack(_:to:)``), waits in ``waitUntilAvailable()`` and consumes again. In ordered mode they wait
 /// in place instead (``waitInPlace(_:)``), still unacknowledged and in order, and the session keeps its consumers: a
 /// copy at the back of a shard would let the notification's later events overtake it, and a cancelled consumer
 /// would hand the shard to another worker while this one still holds its earlier events.

@@ -1,6 +1,7 @@
 import AMQP
 import Logging
 import Responder
+import ResponderIntake
 import ServiceLifecycle
 import Synchronization
 

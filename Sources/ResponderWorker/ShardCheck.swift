@@ -1,4 +1,5 @@
 import AMQP
+import ResponderIntake
 
 /// Refuses a topology whose shard layout differs from the one on the broker, before anything is declared.
 ///

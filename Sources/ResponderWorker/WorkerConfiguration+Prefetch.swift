@@ -1,3 +1,4 @@
+import ResponderIntake
 extension WorkerConfiguration {
     /// The prefetch of each consumed queue's channel, in the order of `Topology.consumedQueues`: ``prefetch``
     /// split among them, the remainder one each to the first ones.

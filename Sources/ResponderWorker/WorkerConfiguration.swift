@@ -1,5 +1,6 @@
 import AMQP
 import Foundation
+import ResponderIntake
 
 /// Everything a ``Worker`` needs besides the handlers and the state store. The defaults are the documented ones
 /// (the command line's settings take theirs from here).

@@ -4,6 +4,7 @@ import InMemoryTracing
 import Logging
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderTesting
 import ResponderWorker
 import Synchronization

@@ -8,7 +8,7 @@ import Testing
         #expect(DeadLetterReason.allCases.map(\.rawValue) == [
             "malformed-json", "invalid-field", "unknown-type", "unknown-specversion", "unsupported-content-type",
             "body-too-large", "handler-failed", "retries-exhausted", "unpublishable", "delivery-limit-exceeded",
-            "event-id-reused", "handler-timeout",
+            "event-id-reused", "handler-timeout", "category-changed",
         ])
     }
 

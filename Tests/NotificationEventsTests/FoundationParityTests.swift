@@ -25,10 +25,6 @@ import Testing
         try Self.expectSameBytes(Samples.command(Removal.self))
         try Self.expectSameBytes(Samples.categories)
         try Self.expectSameBytes(Samples.deadLetter())
-        let line = FixtureLine(
-            exchange: "notifications", routingKey: "r", redelivered: true, properties: Samples.recordedProperties,
-            bodyBytes: Array(#"{"z": [1, 2.5, -0, 1E2, "\u00e9\n"], "a": {"y": null, "b": true}}"#.utf8))
-        try Self.expectSameBytes(line)
     }
 
     /// The output event, its data and action sets have writers of their own (`ActionSetUpdateJSON.swift`); they

@@ -71,22 +71,6 @@ import Testing
     }
 
     @Test(arguments: [
-        Array(#"{"specversion":"1.0"}"#.utf8), Array("not json".utf8), [0xFF, 0x00, 0x7B], [],
-        Array(#"{"a":1,"a":2}"#.utf8), Array("null".utf8),
-    ])
-    func fixtureLineWithEachKindOfBody(body: [UInt8]) throws {
-        let line = FixtureLine(
-            exchange: "notifications", routingKey: "notification.response", redelivered: true,
-            properties: Samples.recordedProperties, bodyBytes: body)
-        #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)) == line)
-    }
-
-    @Test func fixtureLineWithNoProperties() throws {
-        let line = FixtureLine(exchange: "", routingKey: "q", properties: .init(), bodyBytes: Array("{}".utf8))
-        #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)) == line)
-    }
-
-    @Test(arguments: [
         JSONValue.null, .bool(false), .integer(Int64.min), .integer(Int64.max), .number(-0.5), .number(1e300),
         .string("\u{0}\"\\/\u{1F534}"), .array([]), .object([:]),
         .object(["é": .array([.null, .object(["e\u{301}x": .number(2.5)])])]),

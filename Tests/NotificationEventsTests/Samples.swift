@@ -97,9 +97,4 @@ enum Samples {
             originalRoutingKey: "notification.response", attempts: 3, firstFailure: delivered.addingTimeInterval(5.125),
             lastFailure: delivered.addingTimeInterval(70), worker: "responder-7f9c")
     }
-
-    static let recordedProperties = FixtureLine.Properties(
-        contentType: EventContentType.cloudEvents, contentEncoding: "identity", messageId: "evt-0002",
-        correlationId: "evt-0001", type: EventType.notificationResponse, appId: "ios-app", timestamp: 1_795_165_205,
-        deliveryMode: 2, headers: ["x-trace": .string("abc"), "x-count": .integer(3)])
 }

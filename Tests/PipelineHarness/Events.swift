@@ -26,15 +26,17 @@ public enum Events {
                         trigger: .push))))
     }
 
-    /// The lifecycle event `id`: `change` happened to notification `request` (of `category`, when the producer says)
-    /// at `date`.
+    /// The lifecycle event `id`: `change` happened to notification `request` (of `category`, delivered at `delivered`,
+    /// when the producer says) at `date`.
     public static func lifecycle(
         id: String, request: String = "note-1", change: NotificationLifecycleChange.Change, date: Date = start,
-        category: String? = nil
+        category: String? = nil, delivered: Date? = nil
     ) -> NotificationLifecycleEvent {
         NotificationLifecycleEvent(
             id: id, source: "/push-sender", type: EventType.notificationLifecycle, time: date, subject: request,
-            data: NotificationLifecycleChange(requestIdentifier: request, change: change, date: date, categoryIdentifier: category))
+            data: NotificationLifecycleChange(
+                requestIdentifier: request, change: change, date: date, categoryIdentifier: category,
+                notificationDate: delivered))
     }
 
     /// The lifecycle `event` as an input message, routed by its request identifier as producers publish it.

@@ -1,6 +1,7 @@
 import BrokerHarness
 import Foundation
 import NotificationEvents
+import Responder
 import Testing
 import WorkerHarness
 

@@ -2,6 +2,7 @@ import AMQP
 import BrokerHarness
 import Foundation
 import NotificationEvents
+import ResponderIntake
 import ResponderWorker
 import Testing
 import WorkerHarness

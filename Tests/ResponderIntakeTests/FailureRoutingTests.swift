@@ -2,6 +2,7 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import Testing
 
 @testable import ResponderIntake
@@ -31,7 +32,7 @@ import Testing
 
     /// The delivery the worker gets after `publication` waited in its retry queue: the broker dead-letters it into
     /// the input queue through the default exchange and adds `x-death`.
-    func redelivered(_ publication: Publication) -> AMQPDelivery {
+    func redelivered(_ publication: ForwardedInput) -> AMQPDelivery {
         var properties = publication.properties
         properties.headers["x-death"] = .array([
             .table(["queue": .string(publication.routingKey), "reason": "expired", "count": .int64(1)])
@@ -41,7 +42,7 @@ import Testing
             deliveryTag: 2, consumerTag: "c")
     }
 
-    func info(_ publication: Publication) throws -> DeadLetterInfo {
+    func info(_ publication: ForwardedInput) throws -> DeadLetterInfo {
         try DeadLetterInfo(headers: MessageProperties(publication.properties).headers)
     }
 

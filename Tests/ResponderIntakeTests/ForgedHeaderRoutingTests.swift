@@ -2,6 +2,7 @@ import AMQP
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 import Testing
 
 @testable import ResponderIntake
@@ -20,7 +21,7 @@ import Testing
             exchange: "notifications.responses", routingKey: routingKey, deliveryTag: 1, consumerTag: "c")
     }
 
-    func info(_ publication: Publication) throws -> DeadLetterInfo {
+    func info(_ publication: ForwardedInput) throws -> DeadLetterInfo {
         try DeadLetterInfo(headers: MessageProperties(publication.properties).headers)
     }
 
@@ -112,7 +113,7 @@ import Testing
         // cannot encode.
         let filler: FieldTable = ["filler": .bytes(Array(repeating: 0x41, count: 130_800))]
         let delivery = input(headers: filler)
-        #expect(limits.problem(Publication(exchange: "", routingKey: "q", body: [], properties: delivery.properties)) == nil)
+        #expect(limits.problem(ForwardedInput(exchange: "", routingKey: "q", body: [], properties: delivery.properties)) == nil)
         let (letter, reason) = routing.afterFailure(of: delivery, detail: "busy", retryable: true, limits: limits, now: now)
         #expect(reason == .unpublishable)
         #expect(limits.problem(letter) == nil)

@@ -1,3 +1,4 @@
+import Responder
 import Testing
 
 @testable import ResponderPostgres

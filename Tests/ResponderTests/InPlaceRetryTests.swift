@@ -49,7 +49,7 @@ import Testing
             retryDelaysInPlace: retryDelays)
         let completions = await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
-            for event in events { scheduler.submit(Events.message(event), tag: event.id) }
+            scheduler.submit(events.map { (Events.message($0), $0.id, nil) })
             scheduler.finish()
             var completions: [ResponseScheduler<String>.Completion] = []
             for await completion in scheduler.completions { completions.append(completion) }
@@ -126,7 +126,7 @@ import Testing
             maxConcurrentNotifications: 1, retryDelaysInPlace: [.milliseconds(1)])
         let completion = await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
-            scheduler.submit(Events.message(Events.response(id: "p/1", request: "p")), tag: 1)
+            scheduler.submit([(Events.message(Events.response(id: "p/1", request: "p")), 1, nil)])
             scheduler.finish()
             var all: [ResponseScheduler<Int>.Completion] = []
             for await completion in scheduler.completions { all.append(completion) }

@@ -101,7 +101,7 @@ import Testing
             waitInPlace: { try await waits.wait($0) })
         // Submitted before it runs, so they are all in its first batch: which events a batch handles (and discards
         // after a failed commit) is then known.
-        for event in events { scheduler.submit(Events.message(event), tag: event.id) }
+        scheduler.submit(events.map { (Events.message($0), $0.id, nil) })
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             scheduler.finish()
@@ -161,7 +161,7 @@ import Testing
             pipeline: ResponsePipeline(registry: registry, store: store, logger: .quiet), maxConcurrentNotifications: 4)
         let completions = await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
-            for event in Self.events("a", count: 2) { scheduler.submit(Events.message(event), tag: event.id) }
+            scheduler.submit(Self.events("a", count: 2).map { (Events.message($0), $0.id, nil) })
             scheduler.finish()
             var completions: [ResponseScheduler<String>.Completion] = []
             for await completion in scheduler.completions { completions.append(completion) }

@@ -90,7 +90,7 @@ import Testing
             DeadLetterReason.allCases.map(\.rawValue) == [
                 "malformed-json", "invalid-field", "unknown-type", "unknown-specversion", "unsupported-content-type",
                 "body-too-large", "handler-failed", "retries-exhausted", "unpublishable", "delivery-limit-exceeded",
-                "event-id-reused", "handler-timeout",
+                "event-id-reused", "handler-timeout", "category-changed",
             ])
         for error in [
             EventDecodingError.malformedJSON("x"), .invalidField(path: "id", problem: "missing"), .unknownType("t"),

@@ -17,8 +17,8 @@ import Testing
             logger: .quiet)
     }
 
-    private func tap(_ id: String, delivered: Date) -> InboundMessage {
-        Events.message(Events.response(id: id, delivered: delivered))
+    private func tap(_ id: String, request: String = "note-1", delivered: Date) -> InboundMessage {
+        Events.message(Events.response(id: id, request: request, delivered: delivered))
     }
 
     private func removal(_ outcome: ResponseOutcome) throws -> NotificationRemovedEvent {
@@ -132,7 +132,7 @@ import Testing
         #expect(fresh.version == 2)
     }
 
-    /// A removal dated before the stored notification was delivered removed the one that notification replaced.
+    /// A removal naming a delivery before the stored notification's removed the one that notification replaced.
     @Test(arguments: StoreKind.allCases)
     func aRemovalOfAnEarlierNotificationLeavesTheCurrentOne(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
@@ -140,9 +140,72 @@ import Testing
         _ = await pipeline.process(tap("e1", delivered: delivered))
         let before = try await pipeline.store.notification("note-1")
         let removal = await pipeline.process(
-            Events.message(Events.lifecycle(id: "l1", change: .removedDelivered, date: delivered.addingTimeInterval(-1))))
+            Events.message(
+                Events.lifecycle(id: "l1", change: .removedDelivered, delivered: delivered.addingTimeInterval(-1))))
         #expect(removal.disposition == .stale)
         #expect(try await pipeline.store.notification("note-1") == before)
+    }
+
+    /// A removal's date is the producer's clock, a delivery's the device's: a removal dated before the stored delivery
+    /// (the device's clock ahead) still removes it, and one naming the stored delivery removes it whatever its date.
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalIsNotJudgedByTheProducersClock(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        let early = delivered.addingTimeInterval(-120)
+        _ = await pipeline.process(tap("e1", request: "note-1", delivered: delivered))
+        _ = await pipeline.process(tap("e2", request: "note-2", delivered: delivered))
+
+        let unnamed = await pipeline.process(Events.message(Events.lifecycle(id: "l1", change: .removedDelivered, date: early)))
+        #expect(try removal(unnamed).data.version == 2)
+        let named = await pipeline.process(
+            Events.message(
+                Events.lifecycle(id: "l2", request: "note-2", change: .removedDelivered, date: early, delivered: delivered)))
+        #expect(try removal(named).data.version == 2)
+        for request in ["note-1", "note-2"] {
+            let tombstone = try #require(try await pipeline.store.notification(request))
+            #expect(tombstone.isRemoved)
+            #expect(tombstone.notificationDate == delivered)
+            // A late tap on the removed notification changes nothing.
+            #expect(await pipeline.process(tap("\(request)-late", request: request, delivered: delivered)).disposition == .stale)
+        }
+    }
+
+    /// The removal of a notification never stored that names its delivery makes later responses to that delivery
+    /// stale, however far the device's clock runs ahead of the producer's, and a response to a later one a replacement.
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalNamingItsDeliveryJudgesTheResponsesAfterItByThatDelivery(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        let removed = await pipeline.process(
+            Events.message(
+                Events.lifecycle(id: "l1", change: .removedDelivered, date: delivered.addingTimeInterval(-300), delivered: delivered)))
+        #expect(try removal(removed).data.version == 1)
+        #expect(await pipeline.process(tap("e1", delivered: delivered)).disposition == .stale)
+        #expect(await pipeline.process(tap("e2", delivered: delivered.addingTimeInterval(-1))).disposition == .stale)
+
+        let later = await pipeline.process(tap("e3", delivered: delivered.addingTimeInterval(1)))
+        let update = try EventCodec.decodeActionSetUpdateEvent(try #require(later.outputs.first).body)
+        #expect(update.data.version == 2)
+        #expect(handler.journal.entries.map(\.eventID) == ["e3"])
+    }
+
+    /// Without a named delivery, the removal of a delivered notification never stored wins over every response after
+    /// it (the worker cannot tell a late tap on it from one on a notification added again); a pending one was never
+    /// delivered, so a response after its removal is to a later delivery.
+    @Test(arguments: StoreKind.allCases)
+    func aRemovalOfANotificationNeverStoredWithoutItsDeliveryWinsUnlessItWasPending(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        let early = delivered.addingTimeInterval(-300)
+        _ = await pipeline.process(Events.message(Events.lifecycle(id: "l1", change: .removedDelivered, date: early)))
+        #expect(await pipeline.process(tap("e1", delivered: delivered)).disposition == .stale)
+        #expect(await pipeline.process(tap("e2", delivered: delivered.addingTimeInterval(600))).disposition == .stale)
+
+        _ = await pipeline.process(
+            Events.message(Events.lifecycle(id: "l2", request: "note-2", change: .removedPending, date: early)))
+        #expect(await pipeline.process(tap("e3", request: "note-2", delivered: delivered)).disposition == .updated)
+        #expect(handler.journal.entries.map(\.eventID) == ["e3"])
     }
 
     /// Ordered mode hands a notification's responses and lifecycle events to one batch in order.

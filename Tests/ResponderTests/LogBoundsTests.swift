@@ -31,12 +31,18 @@ import Testing
             Events.response(id: hostile, userText: secret),
             Events.response(id: "request", request: hostile, userText: secret),
             Events.response(id: "action", action: .custom(hostile), userText: secret),
-            // An unknown category goes to the delegate, which logs and fails.
-            Events.response(id: "category", category: hostile, userText: secret),
+            // An unknown category goes to the delegate, which logs and fails. Each names a notification of its own:
+            // the same delivery under another category would be refused as category-changed before any handler.
+            Events.response(id: "category", request: "category-request", category: hostile, userText: secret),
             Events.response(
-                id: hostile + "-all", request: hostile, category: hostile, action: .custom(hostile), userText: secret),
+                id: hostile + "-all", request: hostile + "-all", category: hostile, action: .custom(hostile),
+                userText: secret),
+            // The first event's delivery under another category: dead-lettered as category-changed, with a detail
+            // that quotes the category.
+            Events.response(id: "conflict", category: hostile, userText: secret),
             // Not routed: a dismiss of a category without customDismissAction (a dismiss carries no text).
-            Events.response(id: hostile + "-dismiss", request: hostile, category: "plain-category", action: .dismiss),
+            Events.response(
+                id: hostile + "-dismiss", request: hostile + "-dismiss", category: "plain-category", action: .dismiss),
         ]
     }
 
@@ -69,7 +75,7 @@ import Testing
             #expect(!record.line.contains(Self.secret))
         }
         // The fields are there, cut with the marker.
-        for key in ["event-id", "request-identifier", "category", "action", "error", "message-id"] {
+        for key in ["event-id", "request-identifier", "category", "action", "error", "detail", "message-id"] {
             #expect(
                 entries.contains { "\($0.metadata[key] ?? "")".hasSuffix(DeadLetterInfo.cutMarker) },
                 "\(key) is logged, cut")

@@ -21,7 +21,7 @@ import Tracing
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             ServiceContext.withValue(parent?.context) {
-                for (index, event) in events.enumerated() { scheduler.submit(Events.message(event), tag: index) }
+                scheduler.submit(events.enumerated().map { (Events.message($1), $0, ServiceContext.current) })
             }
             scheduler.finish()
             var outcomes: [ResponseOutcome] = []

@@ -5,8 +5,8 @@ import Responder
 import StoreHarness
 import Testing
 
-/// A request added again under an identifier replaces its notification: a response to the new one (delivered later,
-/// or under another category) starts from fresh state, and a response to the old one arriving after is stale.
+/// A request added again under an identifier replaces its notification: a response to the new one (delivered later)
+/// starts from fresh state, and a response to the old one arriving after is stale.
 @Suite struct ReplacementTests {
     /// The buttons tell how many taps the extension's state holds.
     let handler = TestExtension(actionSets: { state in [[NotificationAction(identifier: "taps-\(state.taps)", title: "")]] })
@@ -41,15 +41,37 @@ import Testing
         let stored = try #require(try await pipeline.store.notification("note-1"))
         #expect(stored.handlerStates[handler.name].map { String(decoding: $0, as: UTF8.self) } == #"{"taps":1}"#)
         #expect(stored.notificationDate == later)
+    }
 
-        // The same date under another category is another notification too: its category's buttons, no states.
-        let recategorized = await pipeline.process(response("e4", delivered: later, category: "plain-category"))
-        #expect(recategorized.disposition == .noUpdate)
-        let fresh = try #require(try await pipeline.store.notification("note-1"))
-        #expect(fresh.categoryIdentifier == "plain-category")
-        #expect(fresh.actions == [Fixtures.like])
-        #expect(fresh.handlerStates.isEmpty)
-        #expect(fresh.version == 4)
+    /// A notification's category never changes: the stored delivery under another category is the producer's mistake,
+    /// refused with a reason, so two such responses cannot reset the state in turn.
+    @Test(arguments: StoreKind.allCases)
+    func theSameDeliveryUnderAnotherCategoryIsRefusedAndLeavesTheState(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let pipeline = try await pipeline(kind, directory)
+        _ = await pipeline.process(response("e1", delivered: first))
+        let before = try await pipeline.store.notification("note-1")
+
+        let recategorized = await pipeline.process(response("e2", delivered: first, category: "plain-category"))
+        guard case .deadLetter(.categoryChanged, let detail) = recategorized else {
+            Issue.record("expected a category-changed dead letter, got \(recategorized)")
+            return
+        }
+        #expect(detail.contains(#"category "plain-category""#) && detail.contains(#"category "photo-category""#))
+        let replacement = NotificationLifecycleChange.Replacement(date: first, categoryIdentifier: "plain-category")
+        guard case .deadLetter(.categoryChanged, _) = await pipeline.process(
+            Events.message(Events.lifecycle(id: "l1", change: .replaced(by: replacement))))
+        else {
+            Issue.record("expected the replacement by the same delivery under another category refused")
+            return
+        }
+        #expect(try await pipeline.store.notification("note-1") == before)
+
+        // The notification goes on from its state.
+        let next = await pipeline.process(response("e3", delivered: first))
+        let update = try EventCodec.decodeActionSetUpdateEvent(try #require(next.outputs.first).body)
+        #expect(update.data.actions.map(\.identifier) == ["taps-2"])
+        #expect(handler.journal.entries.map(\.eventID) == ["e1", "e3"])
     }
 
     @Test(arguments: StoreKind.allCases)

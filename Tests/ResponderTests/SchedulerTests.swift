@@ -56,12 +56,13 @@ import Testing
         _ scheduler: ResponseScheduler<Tag>, _ messages: [(InboundMessage, Tag)], oneBatch: Bool = false
     ) async -> [ResponseScheduler<Tag>.Completion] {
         if oneBatch {
-            for (message, tag) in messages { scheduler.submit(message, tag: tag) }
+            scheduler.submit(messages.map { ($0, $1, nil) })
         }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             if !oneBatch {
-                for (message, tag) in messages { scheduler.submit(message, tag: tag) }
+                // One by one, as deliveries that arrive apart: the scheduler may take them in several batches.
+                for (message, tag) in messages { scheduler.submit([(message, tag, nil)]) }
             }
             scheduler.finish()
             var completions: [ResponseScheduler<Tag>.Completion] = []

@@ -2,6 +2,7 @@ import AMQP
 import BrokerHarness
 import Foundation
 import NotificationEvents
+import Responder
 import Testing
 import WorkerHarness
 
@@ -50,7 +51,7 @@ struct PublishCommandTests {
             #expect(message.routingKey == line.routingKey)
             #expect(message.properties.messageID == line.properties.messageId)
             #expect(message.properties.contentType == line.properties.contentType)
-            #expect(message.properties.deliveryMode?.rawValue == line.properties.deliveryMode.map(UInt8.init))
+            #expect(message.properties.deliveryMode?.rawValue == line.properties.deliveryMode.map { UInt8($0.rawValue) })
         }
         await probe.cleanUp()
         try? FileManager.default.removeItem(at: folder)

@@ -2,6 +2,7 @@ import AMQP
 import BrokerHarness
 import Foundation
 import NotificationEvents
+import Responder
 import ResponderWorker
 import Testing
 import WorkerHarness
@@ -106,7 +107,7 @@ struct RedriveSelectionTests {
         let shown = try #require(result.stdout.split(separator: "\n").first.map(String.init))
         let line = try EventCodec.decodeFixtureLine(Array(shown.utf8))
         #expect(line.properties.messageId == "ev-4")
-        #expect(line.properties.headers?["x-responder-reason"] == .string("handler-failed"))
+        #expect(line.properties.headers["x-responder-reason"] == .string("handler-failed"))
         #expect(!result.stdout.contains("station"), "the user's text is never shown")
         #expect(shown.contains("(22 characters, not shown)"))
         await probe.cleanUp()

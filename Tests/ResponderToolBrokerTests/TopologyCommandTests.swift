@@ -1,5 +1,6 @@
 import BrokerHarness
 import Foundation
+import ResponderIntake
 import ResponderWorker
 import Testing
 import WorkerHarness

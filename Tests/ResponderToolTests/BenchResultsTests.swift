@@ -16,6 +16,10 @@ import WorkerHarness
             ["mix": "every-update", "variant": "responder-memory", "prefetch": 200, "status": "failed",
              "why": "stalled at 10 of 20 expected outputs"],
         ],
+        "replay": [
+            ["mix": "redgreen", "store": "memory", "status": "ok", "client_cpu_us_per_event": 14.2],
+            ["mix": "every-update", "store": "memory", "status": "ok", "client_cpu_us_per_event": 22.4],
+        ],
         "latency": [["load": 0.5, "status": "ok", "p50_ms": 4.0, "p99_ms": 29.4, "p99.9_ms": 45.0]],
     ] }
 
@@ -36,10 +40,11 @@ import WorkerHarness
         let result = try await Self.check([
             "prefetch": 200,
             "rows": [["mix": "redgreen", "variant": "responder", "min_vs_limit": 0.2, "max_client_cpu_us_per_event": 100]],
+            "replay": [["mix": "redgreen", "store": "memory", "max_client_cpu_us_per_event": 15.5]],
             "latency": [["load": 0.5, "max_p99_ms": 40, "max_p99.9_ms": 50]],
         ])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("meets all 2 thresholds"), "\(result.output)")
+        #expect(result.output.contains("meets all 3 thresholds"), "\(result.output)")
     }
 
     @Test func eachMissedThresholdFailsTheCheckAndSaysByHowMuch() async throws {
@@ -52,6 +57,10 @@ import WorkerHarness
                 ["mix": "every-update", "variant": "responder-memory", "min_vs_limit": 0.5],
                 ["mix": "every-update", "variant": "responder-postgres", "min_vs_limit": 0.2],
             ],
+            "replay": [
+                ["mix": "every-update", "store": "memory", "max_client_cpu_us_per_event": 20.5],
+                ["mix": "redgreen", "store": "sqlite", "max_client_cpu_us_per_event": 60],
+            ],
             "latency": [["load": 0.5, "max_p99_ms": 20], ["load": 0.9, "max_p99_ms": 80]],
         ])
         #expect(result.status == 1, "\(result.output)")
@@ -62,21 +71,49 @@ import WorkerHarness
                 + "2.50 µs over (5%)",
             "bench: regression: every-update responder-memory prefetch 200: failed: stalled at 10 of 20 expected outputs",
             "bench: regression: every-update responder-postgres prefetch 200: not measured in this run",
+            "bench: regression: every-update replay memory: 22.4 µs CPU per event, threshold 20.5: 1.90 µs over (9%)",
+            "bench: regression: redgreen replay sqlite: not measured in this run",
             "bench: regression: delivery-to-ack at 50% load: p99 29.4 ms, threshold 20 ms: 9.40 ms over (47%)",
             "bench: regression: delivery-to-ack at 90% load: not measured in this run (scripts/bench --latency)",
         ])
     }
 
-    /// The committed thresholds hold for the run they were set from (their `from`, a committed results file): a
-    /// threshold tighter than what was measured, or naming a row the harness does not write, fails here rather than
-    /// in the next bench.
-    @Test func theCommittedThresholdsHoldForTheRunTheyWereSetFrom() async throws {
+    /// The committed thresholds hold for the runs they were set from (their `from`, the file's or a row's own, each a
+    /// committed results file): a threshold tighter than what was measured, or naming a row the harness does not
+    /// write, fails here rather than in the next bench.
+    @Test func theCommittedThresholdsHoldForTheRunsTheyWereSetFrom() async throws {
         let benchmarks = Paths.root.appendingPathComponent("Benchmarks")
         let thresholds = try JSONSerialization.jsonObject(
             with: Data(contentsOf: benchmarks.appendingPathComponent("thresholds.json"))) as? [String: Any]
         let from = try #require(thresholds?["from"] as? String)
-        let result = try await BenchHarness.check([benchmarks.appendingPathComponent("results/\(from)").path])
-        #expect(result.status == 0, "\(from): \(result.output)")
+        let rows = ["rows", "replay", "latency"].flatMap { thresholds?[$0] as? [[String: Any]] ?? [] }
+        let files = Set([from] + rows.compactMap { $0["from"] as? String })
+        #expect(files.count > 1, "the replay rows name a run of their own")
+        for file in files.sorted() {
+            let result = try await BenchHarness.check([benchmarks.appendingPathComponent("results/\(file)").path, "--set-from"])
+            #expect(result.status == 0, "\(file): \(result.output)")
+            #expect(!result.output.contains("meets all 0 thresholds"), "\(file): \(result.output)")
+        }
+    }
+
+    /// With `--set-from`, a results file is checked only against the thresholds set from it.
+    @Test func setFromChecksOnlyTheThresholdsSetFromThatFile() async throws {
+        let folder = try Paths.temporaryFolder("bench-set-from")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let results = try BenchHarness.writeJSON(Self.run, "mine.json", in: folder)
+        let limits = try BenchHarness.writeJSON([
+            "from": "older.json", "prefetch": 200,
+            "rows": [["mix": "redgreen", "variant": "responder", "min_vs_limit": 0.9]],
+            "replay": [
+                ["mix": "redgreen", "store": "memory", "max_client_cpu_us_per_event": 15.5, "from": "mine.json"],
+                ["mix": "every-update", "store": "memory", "max_client_cpu_us_per_event": 20.5, "from": "mine.json"],
+            ],
+        ], "thresholds.json", in: folder)
+        let result = try await BenchHarness.check([results, "--thresholds", limits, "--set-from"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.split(separator: "\n") == [
+            "bench: regression: every-update replay memory: 22.4 µs CPU per event, threshold 20.5: 1.90 µs over (9%)",
+        ])
     }
 
     /// Two runs of one commit on one day both stay: the second gets the time in its name.

@@ -2,6 +2,8 @@ import AMQP
 import BrokerHarness
 import Foundation
 import Logging
+import Responder
+import ResponderIntake
 import ResponderPostgres
 import ResponderWorker
 import Testing
@@ -156,7 +158,7 @@ import WorkerHarness
         try "postgres://fleet:s3cret@db:5432/responder?sslmode=require\n".write(to: file, atomically: true, encoding: .utf8)
         let fromFile = EnvironmentFallback(environment: ["RESPONDER_STATE_FILE": file.path])
         let text = try StateOption.parse([]).stateText(fromFile)
-        guard case .postgres(let url) = try StateLocation(text) else {
+        guard let url = try StateLocation(text).postgresURL else {
             Issue.record("not a PostgreSQL location")
             return
         }

@@ -3,6 +3,7 @@ import BrokerHarness
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderIntake
 @testable import ResponderWorker
 import Synchronization
 import Testing
@@ -65,7 +66,7 @@ struct StorePauseTests {
         let original = try #require(try await probe.channel.get(queue: queue))
         try probe.channel.reject(deliveryTag: original.deliveryTag, requeue: true)
         let redelivered = try #require(try await probe.channel.get(queue: queue))
-        let copy = Publication.handBack(redelivered, to: queue)
+        let copy = ForwardedInput.handBack(redelivered, to: queue)
         try await probe.channel.publish(copy.body, exchange: copy.exchange, routingKey: copy.routingKey, properties: copy.properties)
         try probe.channel.ack(deliveryTag: redelivered.deliveryTag)
         let handedBack = try #require(try await probe.channel.get(queue: queue))

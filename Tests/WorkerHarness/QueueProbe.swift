@@ -34,7 +34,7 @@ public struct QueueProbe: Sendable {
             pending.append(
                 try channel.publishPipelined(
                     line.bodyBytes, exchange: topology.topology.inputExchange, routingKey: line.routingKey,
-                    properties: BasicProperties(MessageProperties(line.properties))))
+                    properties: BasicProperties(line.properties)))
         }
         for confirmation in pending { try await confirmation.confirmed() }
     }

@@ -34,12 +34,13 @@ public enum RedGreenTaps {
     /// Any body as a delivery to `exchange`, with the properties a producer sets.
     public static func line(
         body: [UInt8], messageID: String, routingKey: String = RedGreen.redCategoryIdentifier, exchange: String,
-        contentType: String? = "application/cloudevents+json", headers: [String: JSONValue]? = nil
+        contentType: String? = "application/cloudevents+json", headers: [String: JSONValue] = [:]
     ) -> FixtureLine {
         FixtureLine(
             exchange: exchange, routingKey: routingKey,
-            properties: FixtureLine.Properties(
-                contentType: contentType, messageId: messageID, appId: "worker-tests", deliveryMode: 2, headers: headers),
+            properties: MessageProperties(
+                contentType: contentType, messageId: messageID, appId: "worker-tests", deliveryMode: .persistent,
+                headers: headers),
             bodyBytes: body)
     }
 

@@ -1,5 +1,6 @@
 import AMQP
 import Foundation
+import ResponderIntake
 import ResponderWorker
 import ResponderWorkerTesting
 

@@ -5,7 +5,7 @@
 /// type's rules are written once: `init(from:)` runs it over a keyed container, and ``ContractObject/read(from:at:)``
 /// runs it over a ``TapeObject``, compiled for that type without Codable's boxes and run-time type lookups
 /// (which cost more than the reading itself).
-protocol ContractFields<Key> {
+package protocol ContractFields<Key> {
     associatedtype Key: CodingKey
 
     var codingPath: [any CodingKey] { get }

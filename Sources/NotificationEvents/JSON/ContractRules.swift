@@ -36,7 +36,7 @@ extension ContractFields {
     }
 
     /// A number that must be at least `minimum`, or absent.
-    func decodeIfPresent<Number: Decodable & Comparable>(
+    package func decodeIfPresent<Number: Decodable & Comparable>(
         _ type: Number.Type, forKey key: Key, atLeast minimum: Number
     ) throws -> Number? {
         guard let number = try decodeIfPresent(type, forKey: key) else { return nil }
@@ -71,7 +71,7 @@ extension ContractFields {
     }
 
     /// An error at `key` saying what rule its value breaks.
-    func violation(_ key: Key, _ problem: String) -> DecodingError {
+    package func violation(_ key: Key, _ problem: String) -> DecodingError {
         DecodingError.dataCorrupted(.init(codingPath: codingPath + [key], debugDescription: problem))
     }
 }

@@ -151,26 +151,6 @@ public enum EventCodec {
         try decode(DeadLetterInfo.self, from: body)
     }
 
-    /// Decodes one line of a fixture file.
-    ///
-    /// A plain line is read directly (FixtureLineReading.swift); anything that reader does not accept is judged by
-    /// the strict reader, so refusals and their field paths are the strict reader's.
-    public static func decodeFixtureLine(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
-        let tape = try StrictJSONParser.parse(Array(body))
-        if let line = FixtureLine.directlyRead(from: tape) { return line }
-        return try strictlyReadFixtureLine(tape)
-    }
-
-    /// ``decodeFixtureLine(_:)`` by the strict reader alone, which the direct reader must agree with.
-    package static func decodeFixtureLineStrictly(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
-        try strictlyReadFixtureLine(StrictJSONParser.parse(Array(body)))
-    }
-
-    private static func strictlyReadFixtureLine(_ tape: JSONTape) throws(EventDecodingError) -> FixtureLine {
-        // Read as `ContractDecoder` would after looking its type up at run time, without the lookup.
-        try contractErrors { try FixtureLine.read(from: tape, at: 0) }
-    }
-
     /// Decodes any type of the contract (or ``JSONValue``) with the contract's JSON rules and error style.
     public static func decode<Value: Decodable>(
         _ type: Value.Type, from body: some DataProtocol
@@ -193,7 +173,7 @@ public enum EventCodec {
     /// can carry: building such a value is a programming error, and this traps on it.
     public static func encode<Value: Encodable>(_ value: Value) -> [UInt8] {
         do {
-            if let bytes = try directlyWritten(value) { return bytes }
+            if let bytes = directlyWritten(value) { return bytes }
             return try ContractEncoder.encode(value)
         } catch {
             preconditionFailure("a contract value did not encode: \(error)")
@@ -227,7 +207,7 @@ public enum EventCodec {
         return encoder
     }
 
-    static func decode<Value: Decodable>(_ type: Value.Type, from tape: JSONTape) throws(EventDecodingError) -> Value {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from tape: JSONTape) throws(EventDecodingError) -> Value {
         try contractErrors { try ContractDecoder.decode(type, from: tape, at: 0) }
     }
 

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Decoding walks the tape and makes strings, numbers and dictionaries only for the values it reads, so a
 /// document costs one pass over its bytes and no allocation per key. A class, so decoders pass it by reference.
-final class JSONTape: Sendable {
-    enum Kind: UInt8 {
+package final class JSONTape: Sendable {
+    package enum Kind: UInt8 {
         case null, `false`, `true`
         /// A number without fraction or exponent that fits in `Int64`.
         case integer
@@ -15,26 +15,26 @@ final class JSONTape: Sendable {
         case string, array, object
     }
 
-    struct Node {
-        var kind: Kind
+    package struct Node {
+        package var kind: Kind
         /// For strings: whether the text has escapes or bytes outside ASCII, so it must be decoded to compare.
-        var needsDecoding = false
+        package var needsDecoding = false
         /// For containers: how many elements or members.
         var count = 0
         /// The index of the node after this value and all it contains.
-        var next: Int
+        package var next: Int
         /// Where the value's text starts in the document (a string's at its opening quote) and ends.
         var start: Int
         var end: Int
 
         /// A string's text between its quotes.
-        var textRange: Range<Int> { start + 1..<end - 1 }
+        package var textRange: Range<Int> { start + 1..<end - 1 }
     }
 
     /// The document's bytes, which nodes point into.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The document's values; the document itself is node 0.
-    let nodes: [Node]
+    package let nodes: [Node]
     /// A `null` outside the document, for reading a value that is absent as null.
     let nullNode: Int
 
@@ -114,7 +114,7 @@ final class JSONTape: Sendable {
     }
 
     /// The string at `index`, decoded.
-    func string(at index: Int) -> String {
+    package func string(at index: Int) -> String {
         bytes.withUnsafeBufferPointer { Self.string(nodes[index], in: $0) }
     }
 
@@ -176,7 +176,7 @@ final class JSONTape: Sendable {
     }
 
     /// The integer at `index`, a node of kind ``Kind/integer``.
-    func integer(at index: Int) -> Int64 {
+    package func integer(at index: Int) -> Int64 {
         let node = nodes[index]
         return bytes.withUnsafeBufferPointer { bytes in
             let negative = bytes[node.start] == UInt8(ascii: "-")
@@ -232,7 +232,7 @@ final class JSONTape: Sendable {
     }
 
     /// The members of the object at `index`, each value as a ``JSONValue``.
-    func members(at index: Int) -> [String: JSONValue] {
+    package func members(at index: Int) -> [String: JSONValue] {
         var members: [String: JSONValue] = Dictionary(minimumCapacity: nodes[index].count)
         forEachMember(ofObjectAt: index) { key, value in members[string(at: key)] = self.value(at: value) }
         return members

@@ -4,15 +4,15 @@ import Foundation
 /// whitespace; in strings `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00xx`, everything
 /// else (slashes, DEL, non-ASCII) as it is; integers in decimal; floats as Swift's shortest round-trip text
 /// without a trailing `.0`; object members sorted by the UTF-8 bytes of their keys.
-enum JSONText {
+package enum JSONText {
     /// Foundation's limit: at most this many arrays and objects inside each other.
-    static let maximumDepth = 511
+    package static let maximumDepth = 511
 
-    static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+    package static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    static func appendInteger(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
+    package static func appendInteger(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         let start = bytes.count
         var rest = value.magnitude
@@ -35,7 +35,7 @@ enum JSONText {
         bytes.append(contentsOf: (text.hasSuffix(".0") ? text.dropLast(2) : text[...]).utf8)
     }
 
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         text.withUTF8 { appendString(utf8: $0, to: &bytes) }
     }
@@ -92,7 +92,7 @@ enum JSONText {
     }
 
     /// Appends a parsed JSON value.
-    static func appendValue(_ value: JSONValue, to bytes: inout [UInt8], depth: Int) throws {
+    package static func appendValue(_ value: JSONValue, to bytes: inout [UInt8], depth: Int) throws {
         switch value {
         case .null: append("null", to: &bytes)
         case .bool(let flag): flag ? append("true", to: &bytes) : append("false", to: &bytes)

@@ -4,7 +4,7 @@
 ///
 /// ``ContractDecoder`` and ``ContractEncoder`` read and write the text directly; other coders go through
 /// ``JSONValue``. Two are equal when their values are, whatever their spacing or key order.
-struct RawJSON: Sendable, Hashable, Codable {
+package struct RawJSON: Sendable, Hashable, Codable {
     private enum Storage: Sendable {
         /// The value at a node of a parsed document, which keeps the text.
         case text(JSONTape, node: Int)
@@ -16,22 +16,22 @@ struct RawJSON: Sendable, Hashable, Codable {
     private let storage: Storage
 
     /// The value at `node` of `tape`.
-    init(_ tape: JSONTape, node: Int) {
+    package init(_ tape: JSONTape, node: Int) {
         storage = .text(tape, node: node)
     }
 
     /// The document `bytes` when they are an object or an array in the stable form, so they need no parse to be
     /// kept and no writing to be written; nil for any other bytes.
-    init?(stableText bytes: [UInt8]) {
+    package init?(stableText bytes: [UInt8]) {
         guard bytes.withUnsafeBufferPointer(StableJSONScanner.isStable) else { return nil }
         storage = .stableText(bytes)
     }
 
-    init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         storage = .value(value)
     }
 
-    var value: JSONValue {
+    package var value: JSONValue {
         switch storage {
         case .text(let tape, let node): return tape.value(at: node)
         case .stableText(let bytes):
@@ -45,7 +45,7 @@ struct RawJSON: Sendable, Hashable, Codable {
     }
 
     /// The text as it arrived (a whole document with the spacing around its value), or the value's stable text.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch storage {
         case .text(let tape, let node): node == 0 ? tape.bytes : tape.text(at: node)
         case .stableText(let bytes): bytes
@@ -54,7 +54,7 @@ struct RawJSON: Sendable, Hashable, Codable {
     }
 
     /// Appends the stable text of the value.
-    func appendStable(to bytes: inout [UInt8], depth: Int) throws {
+    package func appendStable(to bytes: inout [UInt8], depth: Int) throws {
         switch storage {
         case .text(let tape, let node): try JSONText.appendStable(tape, at: node, to: &bytes, depth: depth)
         // At most 64 levels deep, far from the writer's limit.
@@ -63,19 +63,19 @@ struct RawJSON: Sendable, Hashable, Codable {
         }
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         storage = .value(try JSONValue(from: decoder))
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try value.encode(to: encoder)
     }
 
-    static func == (first: RawJSON, second: RawJSON) -> Bool {
+    package static func == (first: RawJSON, second: RawJSON) -> Bool {
         first.value == second.value
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(value)
     }
 }

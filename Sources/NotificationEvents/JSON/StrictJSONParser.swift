@@ -6,7 +6,7 @@
 /// - at most ``EventCodec/maximumNestingDepth`` arrays and objects inside each other.
 ///
 /// The depth limit keeps recursion shallow, so a hostile document cannot exhaust the stack.
-struct StrictJSONParser {
+package struct StrictJSONParser {
     /// The document; valid while ``parse(_:maximumDepth:)`` runs. Every read is after an explicit check of
     /// `index < bytes.count`, so unchecked access is safe and saves a third of the parsing time.
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -19,7 +19,7 @@ struct StrictJSONParser {
     /// From this many members on, an object's keys are compared through a set rather than one by one.
     private static let hashedKeyCount = 16
 
-    static func parse(
+    package static func parse(
         _ bytes: [UInt8], maximumDepth: Int = EventCodec.maximumNestingDepth
     ) throws(EventDecodingError) -> JSONTape {
         let nodes = try bytes.withUnsafeBufferPointer { bytes throws(EventDecodingError) in

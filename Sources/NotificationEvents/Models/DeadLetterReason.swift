@@ -28,6 +28,9 @@ public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable,
     /// A handler ran past its time limit on the last attempt (and every retry is spent): what it waits for did not
     /// answer in time, or the limit is too short for it.
     case handlerTimeout = "handler-timeout"
+    /// The event names a notification delivery the worker stored under another category (the same request identifier
+    /// and `notification.date`): a notification's category never changes, so the producer misreported one of them.
+    case categoryChanged = "category-changed"
 
     /// Reads the raw value; an unknown one is refused with the list of allowed values.
     public init(from decoder: any Decoder) throws { try self.init(contractFrom: decoder) }

@@ -57,20 +57,29 @@ public struct NotificationLifecycleChange: Sendable, Hashable {
     /// worker that never stored the notification publishes its removal under this category, so the push sender's
     /// binding for that category sees it.
     public var categoryIdentifier: String?
+    /// For a removal, when the removed notification was delivered (the `notification.date` its responses carry, in the
+    /// device's clock) when the producer knows it; nil otherwise, and always for a replacement, whose ``Replacement``
+    /// carries the new notification's date. `date` is the producer's clock and says nothing about which delivery was
+    /// removed: a worker judges the removal, and the responses that follow it, by this date alone.
+    public var notificationDate: Date?
 
     /// A report that `change` happened to `requestIdentifier` at `date`; for a removal, of a notification of
-    /// `categoryIdentifier` when known.
-    public init(requestIdentifier: String, change: Change, date: Date, categoryIdentifier: String? = nil) {
+    /// `categoryIdentifier` delivered at `notificationDate`, when known.
+    public init(
+        requestIdentifier: String, change: Change, date: Date, categoryIdentifier: String? = nil,
+        notificationDate: Date? = nil
+    ) {
         self.requestIdentifier = requestIdentifier
         self.change = change
         self.date = date
         self.categoryIdentifier = categoryIdentifier
+        self.notificationDate = notificationDate
     }
 }
 
 extension NotificationLifecycleChange: Codable, ContractObject {
     private enum CodingKeys: String, CodingKey {
-        case requestIdentifier, change, date, replacement, categoryIdentifier
+        case requestIdentifier, change, date, replacement, categoryIdentifier, notificationDate
     }
 
     /// `change` as the JSON spells it; a replacement's notification is a member of its own, `replacement`.
@@ -81,7 +90,7 @@ extension NotificationLifecycleChange: Codable, ContractObject {
     }
 
     /// Reads a change; `replacement` is required for `replaced` and must be absent (or null) otherwise, and
-    /// `categoryIdentifier` must be absent (or null) for `replaced`.
+    /// `categoryIdentifier` and `notificationDate` must be absent (or null) for `replaced`.
     public init(from decoder: any Decoder) throws {
         try self.init(fields: decoder.container(keyedBy: CodingKeys.self))
     }
@@ -102,6 +111,11 @@ extension NotificationLifecycleChange: Codable, ContractObject {
             change = kind == .removedPending ? .removedPending : .removedDelivered
         }
         date = try container.decode(Date.self, forKey: .date)
+        notificationDate = try container.decodeIfPresent(Date.self, forKey: .notificationDate)
+        if kind == .replaced, notificationDate != nil {
+            throw container.violation(
+                .notificationDate, "must be absent when change is replaced: the replacement carries its date")
+        }
         guard try container.decodeIfPresent(String.self, forKey: .categoryIdentifier) != nil else {
             categoryIdentifier = nil
             return
@@ -118,6 +132,7 @@ extension NotificationLifecycleChange: Codable, ContractObject {
         try container.encode(requestIdentifier, forKey: .requestIdentifier)
         try container.encode(date, forKey: .date)
         try container.encodeIfPresent(categoryIdentifier, forKey: .categoryIdentifier)
+        try container.encodeIfPresent(notificationDate, forKey: .notificationDate)
         switch change {
         case .removedPending:
             try container.encode(Kind.removedPending, forKey: .change)

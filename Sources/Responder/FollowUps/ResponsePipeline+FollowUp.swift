@@ -8,10 +8,13 @@ extension ResponsePipeline {
     /// Only the stored follow-up counts, never the message: one that is not pending for this notification (handled
     /// already, dropped with a replacement or removal, or never scheduled: a forged message) is ignored, and so is one
     /// whose handler is no longer registered, or that came under a routing key other than its notification's (the
-    /// worker routes each by its notification, so another one was published by someone else). One that is not due yet by this worker's clock goes down the ladder
-    /// again, committing nothing. A due one runs its handler on the notification as it is now, and its commit takes it
-    /// off the pending list and writes its inbox entry, so it is handled once.
-    func handle(_ member: BatchMember, _ followUp: DecodedFollowUp, on known: NotificationRecord?) async -> Handling {
+    /// worker routes each by its notification, so another one was published by someone else). One that is not due yet
+    /// by this worker's clock goes down the ladder again, committing nothing. A due one runs its handler on the
+    /// notification as it is now (in `lane`), and its commit takes it off the pending list and writes its inbox entry,
+    /// so it is handled once.
+    func handle(
+        _ member: BatchMember, _ followUp: DecodedFollowUp, on known: NotificationRecord?, in lane: ChainLanes.Call
+    ) async -> Handling {
         guard followUp.message.routingKey == followUp.requestIdentifier else {
             return ignored(member, why: "its routing key is not its notification's request identifier")
         }
@@ -47,7 +50,7 @@ extension ResponsePipeline {
             let log = ResponseLog(
                 followUp: followUp.id, of: known.requestIdentifier, category: known.categoryIdentifier, base: logger)
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
-                try await run(receiver, for: cause, log: log)
+                try await run(receiver, for: cause, log: log, in: lane)
             }
             if let refusal = try checkHandled(handled) { return refusal }
             let entry = InboxEntry(
@@ -64,7 +67,9 @@ extension ResponsePipeline {
 
     /// Runs the handler that scheduled `cause`'s follow-up on its notification, without storing anything: the
     /// record it leaves no longer holds the follow-up.
-    private func run(_ receiver: Route.Receiver, for cause: FollowUpCause, log: ResponseLog) async throws -> HandledResponse {
+    private func run(
+        _ receiver: Route.Receiver, for cause: FollowUpCause, log: ResponseLog, in lane: ChainLanes.Call
+    ) async throws -> HandledResponse {
         let record = cause.record
         var updated = record
         updated.setPendingFollowUps(try record.pendingFollowUps().filter { $0.followUp.id != cause.pending.followUp.id })
@@ -72,12 +77,14 @@ extension ResponsePipeline {
         let followUp = cause.pending.followUp
         switch receiver {
         case .delegate(let delegate):
-            try await call(delegate, forwarded: false, requests: &requests, log: log) { delegate, context in
+            try await call(delegate, forwarded: false, requests: &requests, log: log, in: lane) { delegate, context in
                 try await delegate.didReceiveFollowUp(followUp, context: &context)
             }
             requests.claimFollowUps(for: HandlerTimeout.delegate)
         case .extension(let handler):
-            let result = try await call(handler, on: record, log: log) { try await $0.didReceiveFollowUp(followUp, $1) }
+            let result = try await call(handler, on: record, log: log, in: lane) {
+                try await $0.didReceiveFollowUp(followUp, $1)
+            }
             updated.handlerStates[handler.name] = result.state
             requests = result.requests
             requests.claimFollowUps(for: handler.name)

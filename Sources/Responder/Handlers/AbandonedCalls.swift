@@ -1,7 +1,7 @@
 import Metrics
 import Synchronization
 
-/// The handler calls cut off by their time limit that ignored the cancellation and still run (``withTimeLimit``
+/// The handler calls cut off by their time limit that ignored the cancellation and still run (``ChainLanes``
 /// stops waiting for them): each holds what it holds, a task, a socket, memory, until it ends, if it ever does. A
 /// pipeline counts them on `responder_handler_calls_abandoned`, and at ``limit`` it starts no more handler calls: it
 /// reports the handlers' dependency unavailable instead, so a worker pauses (inputs handed back uncounted) until

@@ -2,12 +2,9 @@ import NotificationEvents
 
 /// The properties a message carries besides its body: AMQP's basic properties, by their contract names.
 ///
-/// Transport-agnostic: the broker worker maps AMQP's properties to and from these, replay maps fixture lines.
-///
-/// Why not `FixtureLine.Properties`: that is the fixture file's shape in the contract module, decoded strictly and
-/// kept as recorded (`headers` absent or present, the delivery mode as the recorded number) so a line round-trips
-/// byte for byte. This is a message in flight, with what the pipeline needs in the shapes it needs (headers
-/// always present, a typed delivery mode). `FixtureLine+Messages.swift` converts between the two.
+/// Transport-agnostic, and the one model of a message's properties above the wire: the broker worker maps AMQP's
+/// properties to and from these at its edge, and a fixture line (``FixtureLine``) carries them as they are. Their
+/// `Codable` form is what the state stores keep with an inbox entry's outputs.
 public struct MessageProperties: Sendable, Hashable, Codable {
     /// Whether the broker keeps a message on disk, as AMQP's delivery-mode.
     public enum DeliveryMode: Int, Sendable, Hashable, Codable {

@@ -31,7 +31,11 @@ extension ResponseOutcome {
             // A handler's error can quote the input it failed on.
             ["outcome": "failed", "retryable": "\(retryable)", "error": "\(DeadLetterInfo.boundedDetail("\(error)"))"]
         case .deadLetter(let reason, let detail):
-            ["outcome": "dead_lettered", "reason": "\(reason.rawValue)", "detail": "\(detail)"]
+            // A detail can quote the input (a producer's category, say): bounded as the dead letter's header is.
+            [
+                "outcome": "dead_lettered", "reason": "\(reason.rawValue)",
+                "detail": "\(DeadLetterInfo.boundedDetail(detail))",
+            ]
         case .storeUnavailable:
             // The worker logs the reason once for its pause, not once per input.
             ["outcome": "store_unavailable"]

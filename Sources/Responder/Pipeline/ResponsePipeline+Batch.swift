@@ -209,8 +209,8 @@ extension ResponsePipeline {
         return results
     }
 
-    /// Runs the chains of the round's notifications, at most `concurrency` at once; the handling of each pending
-    /// member, by batch position.
+    /// Runs the chains of the round's notifications on at most `concurrency` lanes (``ChainLanes``); the handling of
+    /// each pending member, by batch position.
     private func handleChains(
         of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
     ) async -> [Int: Handling] {
@@ -225,63 +225,55 @@ extension ResponsePipeline {
                 chains.append([index])
             }
         }
-        return await withTaskGroup(of: [(Int, Handling)].self) { group in
-            var handlings: [Int: Handling] = [:]
-            var next = chains.makeIterator()
-            for _ in 0..<max(1, concurrency) {
-                guard let chain = next.next() else { break }
-                group.addTask { await handleChain(chain, of: round, holdingBack: holds) }
-            }
-            while let handled = await group.next() {
-                for (index, handling) in handled { handlings[index] = handling }
-                if let chain = next.next() { group.addTask { await handleChain(chain, of: round, holdingBack: holds) } }
-            }
-            return handlings
+        let lanes = ChainLanes(chains: chains, deadlines: handlerDeadlines, abandoned: abandonedCalls)
+        return await lanes.run(concurrency: concurrency) { cursor, lane in
+            await advance(&cursor, of: round, on: lane, holdingBack: holds)
+        } failed: { timedOut in
+            handlerFailure(timedOut.failure, of: round.members[timedOut.call.index].input.id)
         }
     }
 
-    /// Handles the events of one notification in the round, in order, each on the state the one before it left, up to
-    /// one whose outcome `holds` accepts.
-    private func handleChain(
-        _ chain: [Int], of round: Round, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
-    ) async -> [(Int, Handling)] {
-        var current: NotificationRecord?
-        var seen: Set<[String]> = []
-        var handled: [(Int, Handling)] = []
-        for (position, index) in chain.enumerated() {
-            if let holds, let (_, last) = handled.last, case .done(let outcome) = last, holds(outcome) {
-                handled += chain[position...].map { ($0, .held) }
-                break
+    /// Handles the events of one notification in the round from `cursor` on, in order, each on the state the one
+    /// before it left, up to one whose outcome `holds` accepts.
+    private func advance(
+        _ cursor: inout ChainLanes.Cursor, of round: Round, on lane: ChainLanes.Lane,
+        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
+    ) async {
+        while cursor.position < cursor.chain.count {
+            if let holds, let (_, last) = cursor.handled.last, case .done(let outcome) = last, holds(outcome) {
+                while cursor.position < cursor.chain.count { cursor.record(.held) }
+                return
             }
+            let index = cursor.chain[cursor.position]
             let member = round.members[index]
             let input = member.input
-            guard seen.insert([input.source, input.id]).inserted else {
-                handled.append((index, .later))
+            guard cursor.seen.insert([input.source, input.id]).inserted else {
+                cursor.record(.later)
                 continue
             }
             switch round.snapshots[index]! {
             case .failure(let error):
-                handled.append((index, .done(storeFailure(error, of: input))))
+                cursor.record(.done(storeFailure(error, of: input)))
             case .success(.processed(let outputs)):
-                handled.append((index, .done(.completed(outputs: outputs, disposition: .deduplicated))))
+                cursor.record(.done(.completed(outputs: outputs, disposition: .deduplicated)))
             case .success(.idReused):
-                handled.append((index, .done(Self.idReused)))
+                cursor.record(.done(Self.idReused))
             case .success(.unprocessed(let stored)):
-                let known = current ?? stored
+                let known = cursor.current ?? stored
+                let call = ChainLanes.Call(lane: lane, cursor: cursor, known: known)
                 let handling =
                     switch input {
                     case .response(let response):
-                        await handle(member, response, by: round.receivers[index]!, on: known)
+                        await handle(member, response, by: round.receivers[index]!, on: known, in: call)
                     case .lifecycle(let lifecycle):
                         handle(member, lifecycle, on: known)
                     case .followUp(let followUp):
-                        await handle(member, followUp, on: known)
+                        await handle(member, followUp, on: known, in: call)
                     }
-                current = Self.record(after: handling, on: known)
-                handled.append((index, handling))
+                cursor.current = Self.record(after: handling, on: known)
+                cursor.record(handling)
             }
         }
-        return handled
     }
 
     /// The notification as the store will hold it once `handling` is committed, `stored` before it.
@@ -294,7 +286,8 @@ extension ResponsePipeline {
     /// Handles a response on `known`, its notification's state, judged by ``Succession``: on it, on fresh state
     /// when the response's notification replaced it, or not at all when that one was replaced or removed since.
     private func handle(
-        _ member: BatchMember, _ response: DecodedResponse, by receiver: Route.Receiver, on known: NotificationRecord?
+        _ member: BatchMember, _ response: DecodedResponse, by receiver: Route.Receiver, on known: NotificationRecord?,
+        in call: ChainLanes.Call
     ) async -> Handling {
         let notification = response.event.data.notification
         let category = notification.request.content.categoryIdentifier
@@ -303,17 +296,19 @@ extension ResponsePipeline {
         }
         guard let known else {
             let record = fresh(nil)
-            return await handle(member, response, by: receiver, on: record, stored: record, startsFresh: false)
+            return await handle(member, response, by: receiver, on: record, stored: record, startsFresh: false, in: call)
         }
         let succession = Succession.of(known, date: notification.date, category: category) { fresh(known) }
         switch succession {
         case .stale(let why):
             member.log.log(.debug, "response to an earlier notification", ["outcome": "stale", "why": "\(why)"])
             return .done(.completed(outputs: [], disposition: .stale))
+        case .conflicting(let why):
+            return .done(.deadLetter(reason: .categoryChanged, detail: why))
         case .current(let record):
-            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: false)
+            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: false, in: call)
         case .replacement(let record):
-            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: true)
+            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: true, in: call)
         }
     }
 
@@ -322,11 +317,11 @@ extension ResponsePipeline {
     /// replacement), `record` is a fresh one whose category, actions and handler states replace the stored ones.
     private func handle(
         _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
-        stored: NotificationRecord, startsFresh: Bool
+        stored: NotificationRecord, startsFresh: Bool, in call: ChainLanes.Call
     ) async -> Handling {
         do {
             let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
-                try await run(receiver, for: input, on: record, log: member.log)
+                try await run(receiver, for: input, on: record, log: member.log, in: call)
             }
             if let refusal = try checkHandled(handled) { return refusal }
             let entry = InboxEntry(

@@ -11,25 +11,26 @@ extension ResponsePipeline {
 
     /// Runs the handlers a response is routed to against `record`, without storing anything.
     func run(
-        _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, log: ResponseLog
+        _ receiver: Route.Receiver, for input: DecodedResponse, on record: NotificationRecord, log: ResponseLog,
+        in lane: ChainLanes.Call
     ) async throws -> HandledResponse {
         var updated = record
         var requests = HandlerRequests(notificationActions: record.actions)
         var responseOption = ResponseOption.doNotDismiss
         switch receiver {
         case .delegate(let delegate):
-            try await call(delegate, for: input, forwarded: false, requests: &requests, log: log)
+            try await call(delegate, for: input, forwarded: false, requests: &requests, log: log, in: lane)
             requests.claimFollowUps(for: HandlerTimeout.delegate)
         case .extension(let handler):
             let response = input.event.data
-            let result = try await call(handler, on: record, log: log) { try await $0.didReceive(response, $1) }
+            let result = try await call(handler, on: record, log: log, in: lane) { try await $0.didReceive(response, $1) }
             updated.handlerStates[handler.name] = result.state
             requests = result.requests
             requests.claimFollowUps(for: handler.name)
             responseOption = result.responseOption
             if responseOption == .dismissAndForwardAction {
                 if let delegate = registry.delegate {
-                    try await call(delegate, for: input, forwarded: true, requests: &requests, log: log)
+                    try await call(delegate, for: input, forwarded: true, requests: &requests, log: log, in: lane)
                     requests.claimFollowUps(for: HandlerTimeout.delegate)
                 } else {
                     log.log(.debug, "the extension forwarded the response, but no app delegate is registered")
@@ -40,17 +41,18 @@ extension ResponsePipeline {
     }
 
     /// Calls one of `handler`'s entry points as `body` says, on `record`'s actions and the extension's state there,
-    /// within its time limit, and times it.
+    /// within its time limit in `lane`, and times it.
     func call(
-        _ handler: AnyContentExtension, on record: NotificationRecord, log: ResponseLog,
-        _ body: @escaping @Sendable (AnyContentExtension, AnyContentExtension.Invocation) async throws
-            -> AnyContentExtension.Result
+        _ handler: AnyContentExtension, on record: NotificationRecord, log: ResponseLog, in lane: ChainLanes.Call,
+        _ body: (AnyContentExtension, AnyContentExtension.Invocation) async throws -> AnyContentExtension.Result
     ) async throws -> AnyContentExtension.Result {
         let clock = ContinuousClock()
         let start = clock.now
         let invocation = AnyContentExtension.Invocation(
             log: log, actions: record.actions, state: record.handlerStates[handler.name])
-        let result = try await withHandlerTimeout(handler.timeout, of: handler.name, tier: metrics.extensionTimeouts) {
+        let result = try await withHandlerTimeout(
+            handler.timeout, of: handler.name, tier: metrics.extensionTimeouts, in: lane
+        ) {
             try await body(handler, invocation)
         }
         metrics.extensionDuration.record(duration: clock.now - start)
@@ -143,62 +145,63 @@ extension ResponsePipeline {
 
     private func call(
         _ delegate: any UserNotificationCenterDelegate, for input: DecodedResponse, forwarded: Bool,
-        requests: inout HandlerRequests, log: ResponseLog
+        requests: inout HandlerRequests, log: ResponseLog, in lane: ChainLanes.Call
     ) async throws {
         let response = input.event.data
-        try await call(delegate, forwarded: forwarded, requests: &requests, log: log) { delegate, context in
+        try await call(delegate, forwarded: forwarded, requests: &requests, log: log, in: lane) { delegate, context in
             try await delegate.didReceive(response, context: &context)
         }
     }
 
-    /// Calls the app tier with a context holding `requests` as `body` says, within its time limit, and takes back
-    /// what it asked for.
+    /// Calls the app tier with a context holding `requests` as `body` says, within its time limit in `lane`, and
+    /// takes back what it asked for.
     func call(
         _ delegate: any UserNotificationCenterDelegate, forwarded: Bool, requests: inout HandlerRequests,
-        log: ResponseLog,
-        _ body: @escaping @Sendable (any UserNotificationCenterDelegate, inout DelegateContext) async throws -> Void
+        log: ResponseLog, in lane: ChainLanes.Call,
+        _ body: (any UserNotificationCenterDelegate, inout DelegateContext) async throws -> Void
     ) async throws {
-        let context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
+        var context = DelegateContext(isForwarded: forwarded, log: log, requests: requests)
         let clock = ContinuousClock()
         let start = clock.now
-        // The call may be cut off and left running (``withTimeLimit``), so it works on a copy of the context,
-        // taken back only when the call returns in time.
-        let answered = try await withHandlerTimeout(
-            registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts
+        try await withHandlerTimeout(
+            registry.delegateTimeout, of: HandlerTimeout.delegate, tier: metrics.delegateTimeouts, in: lane
         ) {
-            var context = context
             try await body(delegate, &context)
-            return context
         }
         metrics.delegateDuration.record(duration: clock.now - start)
-        requests = answered.requests
+        requests = context.requests
     }
 }
 
 extension ResponsePipeline {
-    /// Runs a handler's call within its limit (`timeout`, else the pipeline's), counting a timeout on `timeouts`; its
-    /// errors, the timeout's included, come out as a ``HandlerRunError``. A call that returns ends the handler's
-    /// streak of ``DependencyUnavailable`` failures: another error says nothing about the dependency.
-    private func withHandlerTimeout<Value: Sendable>(
-        _ timeout: Duration?, of handler: String, tier timeouts: Counter,
-        _ call: @escaping @Sendable () async throws -> Value
+    /// Runs a handler's call within its limit (`timeout`, else the pipeline's) in the calling lane, counting a timeout
+    /// on `timeouts`; its errors come out as a ``HandlerRunError``. Past the limit the lane is abandoned
+    /// (``ChainLanes``): the round fails the event with a ``HandlerTimeout`` without waiting, and what the call returns
+    /// late is dropped. A call that returns ends the handler's streak of ``DependencyUnavailable`` failures: another
+    /// error says nothing about the dependency.
+    private func withHandlerTimeout<Value>(
+        _ timeout: Duration?, of handler: String, tier timeouts: Counter, in call: ChainLanes.Call,
+        _ body: () async throws -> Value
     ) async throws -> Value {
         // Calls cut off that ignored the cancellation pile up behind whatever they wait for: start no more, for a
         // response or a follow-up alike.
         if let unavailable = abandonedCalls.unavailability { throw HandlerRunError(handler: nil, underlying: unavailable) }
-        let limit = timeout ?? configuration.handlerTimeout
+        let timeout = HandlerTimeout(handler: handler, limit: timeout ?? configuration.handlerTimeout)
+        let lanes = call.lane.lanes
+        // An abandoned lane calls no further handler: the round handles the rest of its chain in a fresh lane.
+        guard let armed = lanes.arm(call, timeout: timeout, counting: timeouts) else {
+            throw HandlerRunError(handler: handler, underlying: timeout)
+        }
+        let value: Value
         do {
-            let value = try await withTimeLimit(
-                limit, deadlines: handlerDeadlines, abandoned: abandonedCalls,
-                timedOut: { HandlerTimeout(handler: handler, limit: limit) }, call)
-            dependencyFailures.worked(handler)
-            return value
+            value = try await body()
         } catch {
-            // Counted here, where the caller sees the deadline won the race: a call that returned as its deadline
-            // came is not a timeout.
-            if error is HandlerTimeout { timeouts.increment() }
+            guard lanes.disarm(armed) else { throw HandlerRunError(handler: handler, underlying: timeout) }
             throw HandlerRunError(handler: handler, underlying: error)
         }
+        guard lanes.disarm(armed) else { throw HandlerRunError(handler: handler, underlying: timeout) }
+        dependencyFailures.worked(handler)
+        return value
     }
 }
 

@@ -15,7 +15,7 @@ import Tracing
 /// ```swift
 /// let scheduler = ResponseScheduler<UInt64>(pipeline: pipeline, maxConcurrentNotifications: 16)
 /// async let running: Void = scheduler.run()
-/// scheduler.submit(message, tag: deliveryTag)      // from the consumer
+/// scheduler.submit([(message, deliveryTag, ServiceContext.current)])   // from the consumer
 /// for await completion in scheduler.completions { ... }   // publish outputs, then ack completion.tag
 /// ```
 /// With retry delays in place (ordered mode), a retryable failure is handled again after each delay while the
@@ -85,15 +85,10 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         self.waitInPlace = waitInPlace
     }
 
-    /// Queues `message`; its outcome appears on ``completions`` tagged with `tag`. Call before ``finish()``. The
-    /// order of the calls is the arrival order, so a notification's messages are submitted from one task. The
-    /// pipeline handles the message in the caller's service context (its trace, for the pipeline's spans).
-    public func submit(_ message: InboundMessage, tag: Tag) {
-        events.yield(.submitted(message, tag, ServiceContext.current))
-    }
-
-    /// Queues `messages` in order, as ``submit(_:tag:)`` does each with its tag: what arrived together is handed
-    /// over in one step.
+    /// Queues `messages` in order, what arrived together in one step, the one way in: each outcome appears on
+    /// ``completions`` tagged with its message's `tag`. Call before ``finish()``. The order of the calls and within
+    /// each is the arrival order, so a notification's messages are submitted from one task. The pipeline handles
+    /// each message in its service `context` (its trace, for the pipeline's spans).
     public func submit(_ messages: [(message: InboundMessage, tag: Tag, context: ServiceContext?)]) {
         events.yield(contentsOf: messages.map { .submitted($0.message, $0.tag, $0.context) })
     }

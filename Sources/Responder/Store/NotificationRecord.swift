@@ -14,8 +14,9 @@ public struct NotificationRecord: Sendable, Hashable {
     /// Grows by one with every commit that changes the record; 0 for a record not stored yet.
     public var version: Int64
     /// When the notification the state is about was delivered (its `notification.date`): a response to a notification
-    /// delivered earlier is stale, one delivered later replaced it. For a removed notification, the later of that date
-    /// and the removal's. Nil for a record stored before stores kept it.
+    /// delivered earlier is stale, one delivered later replaced it. For a removed notification, the removed delivery's
+    /// date (in the device's clock, never the removal's own date): `Date.distantPast` for a pending one never
+    /// delivered, nil when the worker never learned it. Nil for a record stored before stores kept it.
     public var notificationDate: Date?
     /// Whether the notification was removed: the record is a tombstone that keeps only the date and the version, so a
     /// late response to the removed notification is stale and the versions of its outputs never go back.

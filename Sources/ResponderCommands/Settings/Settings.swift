@@ -2,6 +2,7 @@ import AMQP
 import Logging
 import NotificationEvents
 import Responder
+import ResponderIntake
 import ResponderPostgres
 import ResponderWorker
 

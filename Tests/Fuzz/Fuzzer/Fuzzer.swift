@@ -1,6 +1,7 @@
 import Foundation
 import IntakeFuzzing
 import NotificationEvents
+import Responder
 
 /// The program's entry: SwiftPM points `main` at `<module>_main`, so this hands the command line to libFuzzer's
 /// driver rather than relying on libFuzzer's own `main`.

@@ -68,7 +68,7 @@ public enum IntakeExercise {
 
     /// A dead letter always fits the wire (the body aside, which the transport bounds), carries readable failure
     /// headers, and redrive reads a routable origin from it.
-    private static func expectDeadLetter(_ letter: Publication, of delivery: AMQPDelivery) {
+    private static func expectDeadLetter(_ letter: ForwardedInput, of delivery: AMQPDelivery) {
         let problem = limits.problem(letter)
         precondition(problem == nil || delivery.body.count > 256 * 1024, "an unpublishable dead letter: \(problem ?? "")")
         precondition(letter.routingKey.utf8.count <= 255, "a dead letter's routing key over 255 bytes")

@@ -60,7 +60,7 @@ public struct IntakeInput: Sendable {
 
     /// The bytes of a recorded delivery, for seeds: its properties, headers, routing key and body.
     public static func bytes(_ line: FixtureLine) -> [UInt8] {
-        let properties = BasicProperties(MessageProperties(line.properties))
+        let properties = BasicProperties(line.properties)
         return bytes(
             contentType: properties.contentType, contentEncoding: properties.contentEncoding,
             messageID: properties.messageID, timestamp: properties.timestamp, routingKey: line.routingKey,
@@ -73,7 +73,7 @@ public struct IntakeInput: Sendable {
     public static func binaryModeBytes(_ line: FixtureLine) -> [UInt8]? {
         guard let event = try? EventCodec.decode([String: JSONValue].self, from: line.bodyBytes), let data = event["data"]
         else { return nil }
-        var properties = BasicProperties(MessageProperties(line.properties))
+        var properties = BasicProperties(line.properties)
         let attributes = event.filter { $0.key != "data" && $0.key != "datacontenttype" }
             .map { (BinaryModeHeaders.prefix + $0.key, FieldValue($0.value)) }
         properties.headers = FieldTable(properties.headers.map { ($0.key, $0.value) } + attributes)

@@ -2,15 +2,19 @@ import Logging
 import Responder
 import ServiceLifecycle
 
-/// Where a worker's state lives, as `--state` names it: `:memory:`, a SQLite file, or a PostgreSQL URL
-/// (`postgres://` or `postgresql://`, see ``PostgresURL``).
-public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
-    /// State that lasts one run (``InMemoryStateStore``).
-    case memory
-    /// A SQLite file (``SQLiteStateStore``), created if missing.
-    case sqlite(path: String)
+extension PostgresURL: StateServer {}
+
+extension StateLocation {
     /// A PostgreSQL server (``PostgresStateStore``).
-    case postgres(PostgresURL)
+    public static func postgres(_ url: PostgresURL) -> StateLocation {
+        .server(url)
+    }
+
+    /// The PostgreSQL server this names, if it names one.
+    public var postgresURL: PostgresURL? {
+        guard case .server(let server) = self else { return nil }
+        return server as? PostgresURL
+    }
 
     /// The location `text` names. Text that starts with a PostgreSQL scheme must be a valid URL, and text that
     /// starts with any other `scheme://` is refused (``PostgresURLError/unknownScheme``): neither is ever taken
@@ -19,7 +23,7 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws(PostgresURLError) {
         let lowered = text.prefix(11).lowercased()
         if lowered.hasPrefix("postgres:") || lowered.hasPrefix("postgresql:") {
-            self = .postgres(try PostgresURL(text))
+            self = .server(try PostgresURL(text))
         } else if Self.startsWithScheme(text) {
             throw .unknownScheme
         } else if text == ":memory:" {
@@ -36,15 +40,6 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
         let scheme = text[..<end.lowerBound].utf8
         guard let first = scheme.first, first.isASCIILetter else { return false }
         return scheme.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "+-.".utf8.contains($0) }
-    }
-
-    /// The location without secrets, for logs.
-    public var description: String {
-        switch self {
-        case .memory: ":memory:"
-        case .sqlite(let path): path
-        case .postgres(let url): url.description
-        }
     }
 
     /// Opens the store. A PostgreSQL schema must be at this build's version already
@@ -64,7 +59,8 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
                 store: try SQLiteStateStore(
                     path: path, inboxRetention: inboxRetention, notificationRetention: notificationRetention,
                     maximumSize: maximumSQLiteSize))
-        case .postgres(let url):
+        case .server:
+            let url = postgresServer
             Self.warnIfUnverified(url, logger: logger)
             let poolURL = try await PostgresStateStore.checkSchema(url, logger: logger)
             let store = PostgresStateStore(
@@ -72,6 +68,12 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
                 logger: logger)
             return OpenedState(store: store, service: store)
         }
+    }
+
+    /// The server of a `.server` location: PostgreSQL is the one state server this build has.
+    private var postgresServer: PostgresURL {
+        guard let url = postgresURL else { preconditionFailure("a state server this build cannot open: \(self)") }
+        return url
     }
 
     /// One warning line when `url`'s connections may go unverified (``PostgresURL/unverifiedTLSWarning``).
@@ -90,7 +92,8 @@ public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
             // Opening a SQLite store creates or upgrades its tables.
             try SQLiteStateStore(path: path).close()
             return "the SQLite state file \(path) is up to date"
-        case .postgres(let url):
+        case .server:
+            let url = postgresServer
             Self.warnIfUnverified(url, logger: logger)
             let (found, now) = try await PostgresStateStore.migrate(url, logger: logger)
             return found == now

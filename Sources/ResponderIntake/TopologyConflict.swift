@@ -20,7 +20,7 @@ public struct TopologyConflict: Error, Sendable, Hashable, CustomStringConvertib
     /// What differs.
     public let reason: Reason
 
-    init(_ reason: Reason) {
+    package init(_ reason: Reason) {
         self.reason = reason
     }
 

@@ -1,11 +1,19 @@
+import BrokerHarness
 import Foundation
 import NotificationEvents
+import Responder
 import Testing
 
-/// A fixture line has a writer of its own (FixtureLineJSON.swift): it writes the bytes of the generic contract
+/// A fixture line has a writer of its own (FixtureLine+JSON.swift): it writes the bytes of the generic contract
 /// encoder, which a line inside an array still goes through, and of Foundation's `JSONEncoder`.
 @Suite struct FixtureLineWriterTests {
-    static let fixtures = ContractFiles.schemas.deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = Paths.root.appendingPathComponent("Fixtures")
+
+    /// Properties as a producer records them, every one set.
+    static let recordedProperties = MessageProperties(
+        contentType: EventContentType.cloudEvents, contentEncoding: "identity", messageId: "evt-0002",
+        correlationId: "evt-0001", type: EventType.notificationResponse, appId: "ios-app", timestamp: 1_795_165_205,
+        deliveryMode: .persistent, headers: ["x-trace": .string("abc"), "x-count": .integer(3)])
 
     static func expectWrittenAsBefore(_ line: FixtureLine, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let direct = EventCodec.encode(line)
@@ -14,6 +22,14 @@ import Testing
         #expect(direct == Array(try EventCodec.encoder.encode(line)), sourceLocation: sourceLocation)
         // Read back, a line writes the same bytes again (its values may differ: `1E2` reads back as the integer 100).
         #expect(EventCodec.encode(try EventCodec.decodeFixtureLine(direct)) == direct, sourceLocation: sourceLocation)
+    }
+
+    /// Foundation's `JSONEncoder` writes a line with every property set, and a body with spacing, byte for byte.
+    @Test func foundationWritesTheSameBytes() throws {
+        let line = FixtureLine(
+            exchange: "notifications", routingKey: "r", redelivered: true, properties: Self.recordedProperties,
+            bodyBytes: Array(#"{"z": [1, 2.5, -0, 1E2, "\u00e9\n"], "a": {"y": null, "b": true}}"#.utf8))
+        #expect(EventCodec.encode(line) == Array(try EventCodec.encoder.encode(line)))
     }
 
     /// Every line of every recorded session and golden file under Fixtures/.
@@ -38,12 +54,12 @@ import Testing
     @Test(arguments: [false, true])
     func everyShape(redelivered: Bool) throws {
         let tricky = "quote \" back \\ / controls \u{0}\u{1F} del \u{7F} é e\u{301} 🔴 \u{2028}"
-        let properties: [FixtureLine.Properties] = [
+        let properties: [MessageProperties] = [
             .init(),
-            Samples.recordedProperties,
+            Self.recordedProperties,
             .init(
                 contentType: tricky, contentEncoding: tricky, messageId: tricky, correlationId: tricky, type: tricky,
-                appId: tricky, timestamp: 0, deliveryMode: 1,
+                appId: tricky, timestamp: 0, deliveryMode: .transient,
                 headers: [tricky: .string(tricky), "a": .array([.null, .bool(false), .number(-2.5)]), "": .object([:])]),
             .init(timestamp: .max, headers: [:]),
             .init(type: "t"),

@@ -1,6 +1,7 @@
 import AMQP
+import ResponderIntake
 
-extension Publication {
+extension ForwardedInput {
     /// `delivery` as it arrived (body, properties, headers, `x-responder-attempts` included), published through the
     /// default exchange to the back of the input queue `queue`: how the worker hands back an input it could not
     /// handle because the state store was unavailable. The original is acknowledged once this is confirmed.
@@ -16,7 +17,7 @@ extension Publication {
     /// The price: the copy joins the back of the queue, so the events of a notification may be handled out of
     /// order, as after any redelivery (updates carry versions for that). A crash between the confirm and the ack
     /// leaves the original and the copy; the inbox makes the second one a duplicate without effect.
-    static func handBack(_ delivery: AMQPDelivery, to queue: String) -> Publication {
-        Publication(exchange: "", routingKey: queue, body: delivery.body, properties: delivery.properties)
+    static func handBack(_ delivery: AMQPDelivery, to queue: String) -> ForwardedInput {
+        ForwardedInput(exchange: "", routingKey: queue, body: delivery.body, properties: delivery.properties)
     }
 }

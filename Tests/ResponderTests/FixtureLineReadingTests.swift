@@ -1,8 +1,9 @@
 import Foundation
-@testable import NotificationEvents
+import NotificationEvents
+@testable import Responder
 import Testing
 
-/// A fixture line's direct reader (FixtureLineReading.swift) never changes a verdict: on every line,
+/// A fixture line's direct reader (FixtureLine+Reading.swift) never changes a verdict: on every line,
 /// `decodeFixtureLine` (the direct reader, then the strict reader for what it does not accept) gives exactly what
 /// the strict reader alone gives, the same line or the same error.
 @Suite struct FixtureLineReadingTests {

@@ -1,11 +1,29 @@
 import Foundation
+import NotificationEvents
 
 // Replay reads every line of a fixture, so a line is read here directly from the parser's tape in one pass over its
-// members, rather than through `ContractFields` with a keyed lookup for each (Benchmarks/PROFILE.md). The reader
-// only accepts: a line it does not fully understand (a key with escapes or bytes beyond ASCII, a null or a value of
-// another type, an integer written as a float) or that breaks a rule gives nil, and the strict reader
-// (`FixtureLine.read(from:at:)`) judges it, so every refusal keeps the strict reader's reason and field path.
+// members, rather than through `Decodable` with a keyed lookup for each (Benchmarks/PROFILE.md). The reader only
+// accepts: a line it does not fully understand (a key with escapes or bytes beyond ASCII, a null or a value of
+// another type, an integer written as a float) or that breaks a rule gives nil, and the strict reader (the contract's
+// decoder on `FixtureLine.init(from:)`) judges it, so every refusal keeps the strict reader's reason and field path.
 // FixtureLineReadingTests holds the two to the same line on every fixture and on lines bent in each member.
+
+extension EventCodec {
+    /// Decodes one line of a fixture file.
+    ///
+    /// A plain line is read directly (FixtureLine+Reading.swift); anything that reader does not accept is judged by
+    /// the strict reader, so refusals and their field paths are the strict reader's.
+    public static func decodeFixtureLine(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
+        let tape = try StrictJSONParser.parse(Array(body))
+        if let line = FixtureLine.directlyRead(from: tape) { return line }
+        return try decode(FixtureLine.self, from: tape)
+    }
+
+    /// `decodeFixtureLine(_:)` by the strict reader alone, which the direct reader must agree with.
+    package static func decodeFixtureLineStrictly(_ body: some DataProtocol) throws(EventDecodingError) -> FixtureLine {
+        try decode(FixtureLine.self, from: StrictJSONParser.parse(Array(body)))
+    }
+}
 
 extension FixtureLine {
     /// The line `tape` holds when it is a plain one; nil to let the strict reader judge it.
@@ -14,7 +32,7 @@ extension FixtureLine {
         var exchange: String?
         var routingKey: String?
         var redelivered: Bool?
-        var properties: Properties?
+        var properties: MessageProperties?
         var body: RawJSON?
         var bodyBase64: String?
         var key = 1
@@ -26,7 +44,7 @@ extension FixtureLine {
             case "routingKey" where kind == .string: routingKey = tape.string(at: value)
             case "redelivered" where kind == .true || kind == .false: redelivered = kind == .true
             case "properties":
-                guard let read = Properties.directlyRead(from: tape, at: value) else { return nil }
+                guard let read = RecordedProperties.directlyRead(from: tape, at: value) else { return nil }
                 properties = read
             case "body" where kind != .null: body = RawJSON(tape, node: value)
             case "bodyBase64" where kind == .string: bodyBase64 = tape.string(at: value)
@@ -43,11 +61,11 @@ extension FixtureLine {
     }
 }
 
-extension FixtureLine.Properties {
+extension RecordedProperties {
     /// The properties at `node` when they are plain ones; nil to let the strict reader judge them.
-    static func directlyRead(from tape: JSONTape, at node: Int) -> Self? {
+    static func directlyRead(from tape: JSONTape, at node: Int) -> MessageProperties? {
         guard tape.nodes[node].kind == .object else { return nil }
-        var properties = Self()
+        var properties = MessageProperties()
         var key = node + 1
         while key < tape.nodes[node].next {
             let value = key + 1
@@ -62,7 +80,7 @@ extension FixtureLine.Properties {
             case "timestamp" where kind == .integer && tape.integer(at: value) >= 0:
                 properties.timestamp = tape.integer(at: value)
             case "deliveryMode" where kind == .integer && (1...2).contains(tape.integer(at: value)):
-                properties.deliveryMode = Int(tape.integer(at: value))
+                properties.deliveryMode = MessageProperties.DeliveryMode(rawValue: Int(tape.integer(at: value)))
             case "headers" where kind == .object: properties.headers = tape.members(at: value)
             case "contentType", "contentEncoding", "messageId", "correlationId", "type", "appId", "timestamp",
                 "deliveryMode", "headers", nil:

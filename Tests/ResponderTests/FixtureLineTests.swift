@@ -1,4 +1,5 @@
 import NotificationEvents
+import Responder
 import Testing
 
 @Suite struct FixtureLineTests {
@@ -40,5 +41,21 @@ import Testing
     @Test func invalidUTF8IsKeptByteForByte() {
         let bytes: [UInt8] = [0x7B, 0xFF, 0x7D]
         #expect(Self.line(bytes).bodyBytes == bytes)
+    }
+
+    @Test(arguments: [
+        Array(#"{"specversion":"1.0"}"#.utf8), Array("not json".utf8), [0xFF, 0x00, 0x7B], [],
+        Array(#"{"a":1,"a":2}"#.utf8), Array("null".utf8),
+    ])
+    func fixtureLineWithEachKindOfBody(body: [UInt8]) throws {
+        let line = FixtureLine(
+            exchange: "notifications", routingKey: "notification.response", redelivered: true,
+            properties: FixtureLineWriterTests.recordedProperties, bodyBytes: body)
+        #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)) == line)
+    }
+
+    @Test func fixtureLineWithNoProperties() throws {
+        let line = FixtureLine(exchange: "", routingKey: "q", properties: .init(), bodyBytes: Array("{}".utf8))
+        #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)) == line)
     }
 }

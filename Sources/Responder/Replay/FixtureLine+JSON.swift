@@ -1,12 +1,32 @@
+import NotificationEvents
+
 // Replay writes one fixture line per output and the recorder one per delivery, so a line is written here directly,
-// member by member in sorted key order, rather than through `Encodable` (see ActionSetUpdateJSON.swift for why).
-// The bytes are those of `ContractEncoder` on the same line (FoundationParityTests compares them with it and with
-// Foundation's on every fixture of Fixtures/ and on every optional present and absent).
+// member by member in sorted key order, rather than through `Encodable` (NotificationEvents' ActionSetUpdateJSON.swift
+// says why). The bytes are those of the contract's generic encoder on the same line (FixtureLineWriterTests compares
+// them with it and with Foundation's on every fixture of Fixtures/ and on every optional present and absent).
+
+extension EventCodec {
+    /// The bytes of `line` as a fixture file holds it: the stable JSON the generic `encode(_:)` writes, written
+    /// directly.
+    ///
+    /// Every line encodes, except one whose body or headers were set to a value JSON cannot carry (NaN, or nested
+    /// deeper than the encoder's limit): building such a line is a programming error, and this traps on it.
+    public static func encode(_ line: FixtureLine) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1024)
+        do {
+            try line.appendJSON(to: &bytes)
+        } catch {
+            preconditionFailure("a fixture line did not encode: \(error)")
+        }
+        return bytes
+    }
+}
 
 extension FixtureLine {
     /// Keys in UTF-8 order: body, bodyBase64, exchange, properties, redelivered, routingKey; absent optionals left
     /// out, as `encodeIfPresent` does. Throws what the generic encoder throws for a body or headers set to a value
-    /// JSON cannot carry (NaN, or nested deeper than ``JSONText/maximumDepth``).
+    /// JSON cannot carry (NaN, or nested deeper than `JSONText.maximumDepth`).
     func appendJSON(to bytes: inout [UInt8]) throws {
         bytes.append(UInt8(ascii: "{"))
         if let bodyJSON {
@@ -22,7 +42,7 @@ extension FixtureLine {
         JSONText.append(#""exchange":"#, to: &bytes)
         JSONText.appendString(exchange, to: &bytes)
         JSONText.append(#","properties":"#, to: &bytes)
-        try properties.appendJSON(to: &bytes)
+        try RecordedProperties(properties).appendJSON(to: &bytes)
         if let redelivered {
             JSONText.append(redelivered ? #","redelivered":true"# : #","redelivered":false"#, to: &bytes)
         }
@@ -32,9 +52,9 @@ extension FixtureLine {
     }
 }
 
-extension FixtureLine.Properties {
+extension RecordedProperties {
     /// Keys in UTF-8 order: appId, contentEncoding, contentType, correlationId, deliveryMode, headers, messageId,
-    /// timestamp, type; absent ones left out. `{}` when none is set.
+    /// timestamp, type; absent ones and empty headers left out. `{}` when none is set.
     func appendJSON(to bytes: inout [UInt8]) throws {
         var separator = UInt8(ascii: "{")
         func key(_ key: StaticString) {
@@ -52,19 +72,19 @@ extension FixtureLine.Properties {
             key(name)
             JSONText.appendInteger(value, to: &bytes)
         }
-        string(#""appId":"#, appId)
-        string(#""contentEncoding":"#, contentEncoding)
-        string(#""contentType":"#, contentType)
-        string(#""correlationId":"#, correlationId)
-        integer(#""deliveryMode":"#, deliveryMode)
-        if let headers {
+        string(#""appId":"#, properties.appId)
+        string(#""contentEncoding":"#, properties.contentEncoding)
+        string(#""contentType":"#, properties.contentType)
+        string(#""correlationId":"#, properties.correlationId)
+        integer(#""deliveryMode":"#, properties.deliveryMode?.rawValue)
+        if !properties.headers.isEmpty {
             key(#""headers":"#)
             // At the depth the generic encoder gives it: the line is 0, its properties 1.
-            try JSONText.appendValue(.object(headers), to: &bytes, depth: 2)
+            try JSONText.appendValue(.object(properties.headers), to: &bytes, depth: 2)
         }
-        string(#""messageId":"#, messageId)
-        integer(#""timestamp":"#, timestamp)
-        string(#""type":"#, type)
+        string(#""messageId":"#, properties.messageId)
+        integer(#""timestamp":"#, properties.timestamp)
+        string(#""type":"#, properties.type)
         if separator == UInt8(ascii: "{") { bytes.append(separator) }
         bytes.append(UInt8(ascii: "}"))
     }
