@@ -33,9 +33,11 @@ extension ResponsePipeline {
         else {
             return ignored(member, why: "the notification it was scheduled for was replaced since")
         }
-        let timeLeft = pending.followUp.dueDate.timeIntervalSinceNow
-        if timeLeft > 0 {
-            let step = configuration.followUpLadder.step(for: .seconds(timeLeft))
+        // In whole milliseconds, rounded as the stored due date was (InternetDate keeps milliseconds): compared
+        // finer, a follow-up back within half a millisecond of its due time would wait another step for a rounding.
+        let millisecondsLeft = Self.milliseconds(pending.followUp.dueDate) - Self.milliseconds(Date())
+        if millisecondsLeft > 0 {
+            let step = configuration.followUpLadder.step(for: .milliseconds(millisecondsLeft))
             let cause = FollowUpCause(pending: pending, record: known, message: followUp.message)
             return .done(
                 .completed(
@@ -97,5 +99,10 @@ extension ResponsePipeline {
     private func ignored(_ member: BatchMember, why: String) -> Handling {
         member.log.log(.debug, "follow-up ignored", ["outcome": "ignored", "why": "\(why)"])
         return .done(.completed(outputs: [], disposition: .ignored))
+    }
+
+    /// `date` in whole milliseconds since 1970, rounded as `InternetDate` writes it.
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000).rounded())
     }
 }
