@@ -19,7 +19,8 @@ import Synchronization
 /// dependency has no check the worker could make: after each backoff the pause ends and the next inputs are the
 /// probe. While the dependency still fails they pause the worker again at once (the pipeline's streak stays at its
 /// threshold until a call works), without another warning, and the outage (readiness, gauge) lasts until a call of
-/// the failing handler works (`dependencyDown` turns false). Inputs of other handlers, and lifecycle events, handled
+/// the failing handler works (`dependencyDown` turns false), or until no input has met it for twice the longest
+/// delay between probes. Inputs of other handlers, and lifecycle events, handled
 /// between the probes neither end it nor restart the backoff: with mixed traffic the outage would otherwise end and
 /// begin again at every other input, each time with a warning and a backoff back at its start.
 ///
@@ -46,6 +47,8 @@ final class IntakePause: Sendable {
         var nextWatcher: UInt64 = 0
         /// The reason the pause began with, logged then; a check that fails for it again does not repeat it.
         var reason = ""
+        /// When an input last met a dependency's unavailability.
+        var lastDependencyFailure: ContinuousClock.Instant?
     }
 
     private enum Cause {
@@ -60,16 +63,24 @@ final class IntakePause: Sendable {
     private let logger: Logger
     private let inPlace: Bool
     private let dependencyDown: @Sendable () -> Bool
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// How long a dependency outage lasts with no input meeting it: twice the longest delay between probes. By then
+    /// the failing handler's inputs have stopped coming (its category went quiet, or other workers take them), and
+    /// nothing is left that could end the outage, which would otherwise keep readiness at 503 for good.
+    private let quietOutage: Duration
 
     /// A pause for `store` and the handlers' dependencies; `inPlace` (ordered mode) when inputs wait in place rather
     /// than go back to the queue. `dependencyDown` says whether a handler's dependency is still taken to be down
-    /// (``ResponsePipeline/isDependencyUnavailable``).
+    /// (``ResponsePipeline/isDependencyUnavailable``); `now` is the clock a quiet outage is timed by.
     init(
         store: any StateStore, backoff: Backoff, readiness: Readiness, metrics: WorkerMetrics, logger: Logger,
-        inPlace: Bool, dependencyDown: @escaping @Sendable () -> Bool
+        inPlace: Bool, dependencyDown: @escaping @Sendable () -> Bool,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.inPlace = inPlace
         self.dependencyDown = dependencyDown
+        self.now = now
+        quietOutage = backoff.maximum * 2
         self.store = store
         self.backoff = backoff
         self.readiness = readiness
@@ -87,7 +98,9 @@ final class IntakePause: Sendable {
     /// consuming. Inputs already in hand meet it too; they change nothing.
     func unavailable(_ unavailability: Unavailability) -> Bool {
         let cause: Cause = if case .store = unavailability { .store } else { .dependency }
+        let now = now()
         let (begins, newOutage) = state.withLock { state -> (Bool, Bool) in
+            if cause == .dependency { state.lastDependencyFailure = now }
             guard !state.paused else { return (false, false) }
             state.paused = true
             state.cause = cause
@@ -122,10 +135,13 @@ final class IntakePause: Sendable {
 
     /// Records that an input was handled: the store works, and unless a handler's dependency is still down (the input
     /// was another handler's, or a lifecycle event), so do the dependencies: a dependency outage ends and the next
-    /// pause starts its backoff afresh.
+    /// pause starts its backoff afresh. A dependency outage no input has met for a while (`quietOutage`) ends too.
     func inputWorked() {
-        guard !dependencyDown() else { return }
-        let endsOutage = state.withLock { state in
+        let down = dependencyDown()
+        let now = now()
+        let endsOutage = state.withLock { state -> Bool in
+            let quiet = state.lastDependencyFailure.map { now - $0 >= quietOutage } ?? true
+            guard !down || quiet else { return false }
             state.attempts = 0
             defer { state.dependencyOutage = false }
             return state.dependencyOutage
@@ -133,7 +149,11 @@ final class IntakePause: Sendable {
         guard endsOutage else { return }
         metrics.dependencyPaused.record(0)
         readiness.set(.dependencyUnavailable, false)
-        logger.info("the handlers' dependency answers again")
+        if down {
+            logger.info("no input has met the handlers' dependency outage for \(quietOutage): ending it")
+        } else {
+            logger.info("the handlers' dependency answers again")
+        }
     }
 
     /// Probes with backoff until the outage allows inputs again, then ends the pause. Throws `CancellationError`

@@ -19,15 +19,24 @@ struct DependencyOutageTests {
         func set(down: Bool) { self.down.store(down, ordering: .relaxed) }
     }
 
-    private static let outage = Unavailability.dependency(DependencyUnavailable("the test API"))
+    /// The pause's clock, still unless a test moves it, so how long the probes take never ends an outage.
+    final class TestClock: Sendable {
+        private let instant = Mutex(ContinuousClock.now)
+        var now: ContinuousClock.Instant { instant.withLock { $0 } }
+        func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+    }
 
-    private static func pause(_ dependency: Dependency) -> (IntakePause, Readiness, CapturingLogHandler.Records) {
+    private static let outage = Unavailability.dependency(DependencyUnavailable("the test API"))
+    private static let backoff = Backoff(initial: .milliseconds(1), maximum: .milliseconds(2))
+
+    private static func pause(
+        _ dependency: Dependency, clock: TestClock = TestClock()
+    ) -> (IntakePause, Readiness, CapturingLogHandler.Records) {
         let (logger, records) = CapturingLogHandler.logger()
         let readiness = Readiness()
         let pause = IntakePause(
-            store: InMemoryStateStore(), backoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(2)),
-            readiness: readiness, metrics: WorkerMetrics(), logger: logger, inPlace: false,
-            dependencyDown: { dependency.isDown })
+            store: InMemoryStateStore(), backoff: backoff, readiness: readiness, metrics: WorkerMetrics(),
+            logger: logger, inPlace: false, dependencyDown: { dependency.isDown }, now: { clock.now })
         return (pause, readiness, records)
     }
 
@@ -81,5 +90,26 @@ struct DependencyOutageTests {
         pause.inputWorked()
         #expect(!readiness.currentObstacles.contains(.dependencyUnavailable))
         #expect(records.entries.filter { $0.level == .info }.map(\.message) == ["the handlers' dependency answers again"])
+    }
+
+    /// When the failing handler's inputs stop coming (its category went quiet, or other workers take them), no call
+    /// of it can end the outage: it ends once no input has met it for twice the longest delay between probes.
+    @Test func anOutageNoInputMeetsForTwiceTheLongestProbeDelayEnds() async throws {
+        let dependency = Dependency()
+        let clock = TestClock()
+        let (pause, readiness, records) = Self.pause(dependency, clock: clock)
+        dependency.set(down: true)
+        #expect(pause.unavailable(Self.outage))
+        try await pause.waitUntilAvailable()
+        clock.advance(by: Self.backoff.maximum * 2 - .nanoseconds(1))
+        pause.inputWorked()
+        #expect(readiness.currentObstacles.contains(.dependencyUnavailable), "not quiet for long enough yet")
+
+        clock.advance(by: .nanoseconds(1))
+        pause.inputWorked()
+        #expect(!readiness.currentObstacles.contains(.dependencyUnavailable))
+        #expect(records.entries.filter { $0.level == .info }.count == 1, "the end is logged once")
+        #expect(pause.unavailable(Self.outage), "the failing handler's next input begins a new outage")
+        #expect(records.entries.filter { $0.level >= .warning }.count == 2, "and warns again")
     }
 }
