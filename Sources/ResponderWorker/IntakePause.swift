@@ -20,7 +20,7 @@ import Synchronization
 /// probe. While the dependency still fails they pause the worker again at once (the pipeline's streak stays at its
 /// threshold until a call works), without another warning, and the outage (readiness, gauge) lasts until a call of
 /// the failing handler works (`dependencyDown` turns false), or until no input has met it for twice the longest
-/// delay between probes. Inputs of other handlers, and lifecycle events, handled
+/// delay between probes (at least a minute). Inputs of other handlers, and lifecycle events, handled
 /// between the probes neither end it nor restart the backoff: with mixed traffic the outage would otherwise end and
 /// begin again at every other input, each time with a warning and a backoff back at its start.
 ///
@@ -64,10 +64,11 @@ final class IntakePause: Sendable {
     private let inPlace: Bool
     private let dependencyDown: @Sendable () -> Bool
     private let now: @Sendable () -> ContinuousClock.Instant
-    /// How long a dependency outage lasts with no input meeting it: twice the longest delay between probes. By then
-    /// the failing handler's inputs have stopped coming (its category went quiet, or other workers take them), and
-    /// nothing is left that could end the outage, which would otherwise keep readiness at 503 for good.
-    private let quietOutage: Duration
+    /// How long a dependency outage lasts with no input meeting it: twice the longest delay between probes, and at
+    /// least a minute, so a slow trickle of the failing handler's inputs keeps it on. By then its inputs have stopped
+    /// coming (its category went quiet, or other workers take them), and nothing is left that could end the outage,
+    /// which would otherwise keep readiness at 503 for good.
+    let quietOutage: Duration
 
     /// A pause for `store` and the handlers' dependencies; `inPlace` (ordered mode) when inputs wait in place rather
     /// than go back to the queue. `dependencyDown` says whether a handler's dependency is still taken to be down
@@ -80,7 +81,7 @@ final class IntakePause: Sendable {
         self.inPlace = inPlace
         self.dependencyDown = dependencyDown
         self.now = now
-        quietOutage = backoff.maximum * 2
+        quietOutage = max(backoff.maximum * 2, .seconds(60))
         self.store = store
         self.backoff = backoff
         self.readiness = readiness

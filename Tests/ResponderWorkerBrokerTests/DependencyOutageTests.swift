@@ -93,7 +93,8 @@ struct DependencyOutageTests {
     }
 
     /// When the failing handler's inputs stop coming (its category went quiet, or other workers take them), no call
-    /// of it can end the outage: it ends once no input has met it for twice the longest delay between probes.
+    /// of it can end the outage: it ends once no input has met it for twice the longest delay between probes, or a
+    /// minute when that is longer.
     @Test func anOutageNoInputMeetsForTwiceTheLongestProbeDelayEnds() async throws {
         let dependency = Dependency()
         let clock = TestClock()
@@ -101,7 +102,8 @@ struct DependencyOutageTests {
         dependency.set(down: true)
         #expect(pause.unavailable(Self.outage))
         try await pause.waitUntilAvailable()
-        clock.advance(by: Self.backoff.maximum * 2 - .nanoseconds(1))
+        #expect(pause.quietOutage == .seconds(60), "a minute: longer than twice the test's longest delay")
+        clock.advance(by: pause.quietOutage - .nanoseconds(1))
         pause.inputWorked()
         #expect(readiness.currentObstacles.contains(.dependencyUnavailable), "not quiet for long enough yet")
 
