@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 
-/// A connection to a RabbitMQ broker, owned by one dedicated I/O thread.
+/// A connection to a RabbitMQ broker, owned by one I/O thread (``IOThread``): its own, or one it shares.
 ///
 /// librabbitmq is not thread-safe, so every call into it happens on that thread: the methods here and on
-/// ``AMQPChannel`` hand work to it and await its answer, and it never runs caller code. It wakes when the socket
+/// ``AMQPChannel`` hand work to it and await its answer, and its I/O passes never run caller code. It wakes when the socket
 /// has data or work arrives (poll on the socket and an eventfd), sends and checks heartbeats, and notices a lost
 /// connection within two heartbeat intervals: consumers then end with the error, pending publishes and calls fail,
 /// and ``events`` yields ``AMQPConnectionEvent/closed(_:)``. Reconnecting is up to the caller.
@@ -36,15 +36,21 @@ public final class AMQPConnection: Sendable {
     /// `authentication_failure_close` and `exchange_exchange_bindings` capabilities, and the configuration's
     /// connection name. A wrong password gives ``AMQPError/connectionClosed(replyCode:replyText:)`` with 403.
     /// Connecting is not cancellable; it takes at most the connect timeout for the socket plus the same again for
-    /// the handshake and login.
+    /// the handshake and login, on a thread of its own, so it never stalls the other connections of `thread`.
+    ///
+    /// - Parameter thread: the thread that does the connection's I/O; `nil` (the default) starts one for it alone,
+    ///   which ends with the connection.
     public static func connect(
         _ configuration: AMQPConfiguration,
+        on thread: IOThread? = nil,
         logger: Logger = Logger(label: "amqp")
     ) async throws(AMQPError) -> AMQPConnection {
-        let core = ConnectionCore(configuration: configuration, logger: logger)
+        let ioThread = thread ?? IOThread(name: "amqp-io")
+        let core = ConnectionCore(configuration: configuration, thread: ioThread, logger: logger)
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, AMQPError>, Never>) in
-            IOLoop.start(core: core) { continuation.resume(returning: $0) }
+            ioThread.open(core) { continuation.resume(returning: $0) }
         }
+        if thread == nil { ioThread.endWhenIdle() }
         try outcome.get()
         return AMQPConnection(core: core)
     }

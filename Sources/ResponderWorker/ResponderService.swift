@@ -72,10 +72,14 @@ public struct ResponderService: Service {
         var random = SystemRandomNumberGenerator()
         while !current.isStopping {
             do {
-                let consuming = try await connect(role: "consumer")
+                // One thread for the session: both connections' I/O, and its tasks that do not suspend, so handing
+                // an input, output or ack from one to the next wakes no other thread.
+                let thread = IOThread(name: "responder-session")
+                defer { thread.endWhenIdle() }
+                let consuming = try await connect(role: "consumer", on: thread)
                 let publishing: AMQPConnection
                 do {
-                    publishing = try await connect(role: "publisher")
+                    publishing = try await connect(role: "publisher", on: thread)
                 } catch {
                     await consuming.close()
                     throw error
@@ -86,7 +90,7 @@ public struct ResponderService: Service {
                 current.begin(session)
                 let began = ContinuousClock.now
                 do {
-                    try await session.run()
+                    try await withTaskExecutorPreference(thread) { try await session.run() }
                 } catch {
                     await consuming.close()
                     await publishing.close()
@@ -127,12 +131,12 @@ public struct ResponderService: Service {
 
 extension ResponderService {
     /// A connection named after the worker and its role, so operators can tell them apart in the broker.
-    private func connect(role: String) async throws -> AMQPConnection {
+    private func connect(role: String, on thread: IOThread) async throws -> AMQPConnection {
         var broker = configuration.broker
         // A delivery over the pipeline's limit is never buffered; the broker's max_message_size should match.
         broker.maxBodySize = pipeline.configuration.maxBodySize
         broker.connectionName = "\(broker.connectionName ?? "responder") \(role)"
-        return try await AMQPConnection.connect(broker, logger: logger)
+        return try await AMQPConnection.connect(broker, on: thread, logger: logger)
     }
 }
 

@@ -3,22 +3,19 @@ import Glibc
 import Logging
 import Synchronization
 
-/// What callers and a connection's I/O thread share: the command queue, the eventfd that wakes the thread, the
-/// open flag and the event stream. Everything else belongs to the I/O thread alone (``IOLoop``).
+/// What callers and a connection's I/O thread share: the command queue, the thread (woken when commands arrive),
+/// the open flag and the event stream. Everything else belongs to the I/O thread alone (``IOLoop``).
 final class ConnectionCore: Sendable {
     let configuration: AMQPConfiguration
     let logger: Logger
-    /// Written to wake the I/O thread from poll(); closed only when nothing can write to it any more (deinit).
-    let wakeDescriptor: Int32
+    /// The thread that does this connection's I/O.
+    let thread: IOThread
     let events: AsyncStream<AMQPConnectionEvent>
     let eventSink: AsyncStream<AMQPConnectionEvent>.Continuation
 
     private struct Queue {
         var commands: [Command] = []
         var accepting = true
-        /// Set when the eventfd was written and the I/O thread has not taken the commands yet, so a batch of
-        /// commands costs one wake-up.
-        var wakePending = false
         var terminalError: AMQPError = .closed
     }
 
@@ -27,16 +24,11 @@ final class ConnectionCore: Sendable {
     private let consumerTags = Atomic<UInt64>(0)
     private let frameMax = Atomic<Int>(0)
 
-    init(configuration: AMQPConfiguration, logger: Logger) {
+    init(configuration: AMQPConfiguration, thread: IOThread, logger: Logger) {
         self.configuration = configuration
+        self.thread = thread
         self.logger = logger
-        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        precondition(wakeDescriptor >= 0, "eventfd failed: errno \(errno)")
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-    }
-
-    deinit {
-        Glibc.close(wakeDescriptor)
     }
 
     /// Whether the connection is logged in and not yet closed or lost.
@@ -58,26 +50,25 @@ final class ConnectionCore: Sendable {
         open.store(value, ordering: .relaxed)
     }
 
-    /// Hands `command` to the I/O thread, waking it unless a wake-up is already on its way.
+    /// Hands `command` to the I/O thread, waking it (``IOThread/wake()``).
     /// Throws the connection's final error once the I/O thread stopped taking work.
     func submit(_ command: Command) throws(AMQPError) {
-        let outcome: Result<Bool, AMQPError> = queue.withLock { queue in
-            guard queue.accepting else { return .failure(queue.terminalError) }
+        let outcome: AMQPError? = queue.withLock { queue in
+            guard queue.accepting else { return queue.terminalError }
             queue.commands.append(command)
-            defer { queue.wakePending = true }
-            return .success(!queue.wakePending)
+            return nil
         }
-        if try outcome.get() {
-            var one: UInt64 = 1
-            _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
-        }
+        if let outcome { throw outcome }
+        thread.wake()
     }
+
+    /// Whether commands wait for the I/O thread's next pass.
+    var hasCommands: Bool { queue.withLock { !$0.commands.isEmpty } }
 
     /// Swaps the queued commands into `buffer`, which must be empty; its capacity is reused by the next batch.
     func takeCommands(into buffer: inout [Command]) {
         queue.withLock { queue in
             swap(&queue.commands, &buffer)
-            queue.wakePending = false
         }
     }
 

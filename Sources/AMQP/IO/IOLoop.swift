@@ -2,15 +2,18 @@ import CRabbitMQ
 import Foundation
 import Logging
 
-/// The thread that owns one librabbitmq connection and does all of its I/O: the edge of the
+/// The I/O of one librabbitmq connection, run by the ``IOThread`` that carries it: the edge of the
 /// ``ConnectionStateMachine``, which holds the protocol logic.
 ///
-/// Each pass runs the commands callers queued (all of them, as one batch), reads every frame that is available and
-/// hands it to the state machine, encodes what the state machine asks for (``ConnectionAction``) into one buffer
-/// and writes it at the end of the pass (``flush()``), lets librabbitmq release its buffers, then sleeps in poll() on the socket and the eventfd, for at most half a
-/// heartbeat interval so heartbeats go out while nothing else happens. It only resumes continuations and yields to
-/// streams; callers' code never runs here.
-final class IOLoop {
+/// Each ``pass()`` runs the commands callers queued (all of them, as one batch), reads every frame that is available
+/// and hands it to the state machine, encodes what the state machine asks for (``ConnectionAction``) into one buffer
+/// and writes it at the end of the pass (``flush()``), and lets librabbitmq release its buffers. Between passes the
+/// thread sleeps in poll() on the sockets of all its connections and its eventfd, for at most half a heartbeat
+/// interval (``pollTimeout(_:)``) so heartbeats go out while nothing else happens. A pass only resumes continuations
+/// and yields to streams; callers' code never runs inside it.
+///
+/// Unchecked `Sendable`: it is handed to its thread once, after login, and touched only there from then on.
+final class IOLoop: @unchecked Sendable {
     let core: ConnectionCore
     let logger: Logger
     let state: amqp_connection_state_t
@@ -33,8 +36,11 @@ final class IOLoop {
     var lastInbound = ContinuousClock.now
     /// Once connection.close went out: when to stop waiting for the broker's close-ok.
     var closeDeadline: ContinuousClock.Instant?
+    /// Whether the next pass reads: at first, then when poll() found the socket readable or timed out.
+    private var shouldRead = true
+    private var socketReadable = false
 
-    private init(core: ConnectionCore, session: Session, arena: Arena) {
+    init(core: ConnectionCore, session: Session, arena: Arena) {
         self.core = core
         logger = core.logger
         state = session.state
@@ -47,77 +53,48 @@ final class IOLoop {
             channelMax: session.channelMax, maxBodySize: core.configuration.maxBodySize, logger: core.logger)
     }
 
-    /// Starts the I/O thread: it connects and logs in, reports that through `connected`, then runs until the
-    /// connection closes or is lost.
-    static func start(core: ConnectionCore, connected: @escaping @Sendable (Result<Void, AMQPError>) -> Void) {
-        let thread = Thread {
-            let arena = Arena()
-            switch Session.open(core.configuration, arena: arena) {
-            case .failure(let error):
-                core.logger.error("AMQP connection failed", metadata: ["amqp.url": "\(core.configuration)", "error": "\(error)"])
-                _ = core.stopAccepting(with: error)
-                core.eventSink.finish()
-                connected(.failure(error))
-            case .success(let session):
-                let loop = IOLoop(core: core, session: session, arena: arena)
-                core.negotiated(frameMax: session.frameMax)
-                core.markOpen(true)
-                core.logger.info(
-                    "AMQP connection open",
-                    metadata: ["amqp.url": "\(core.configuration)", "amqp.heartbeat": "\(session.heartbeat.map { "\($0)" } ?? "off")"])
-                connected(.success(()))
-                loop.run()
-            }
+    /// Whether the connection ended: the thread then calls ``tearDown()`` and drops it.
+    var isFinished: Bool { machine.isFinished }
+
+    /// One pass: commands, reads when due, the flush; returns whether the connection ended.
+    func pass() -> Bool {
+        runCommands()
+        let now = ContinuousClock.now
+        let silent = heartbeat.map { now - lastInbound >= $0 * 2 } ?? false
+        if shouldRead || silent || hasBufferedInput {
+            readFrames(socketReadable: socketReadable)
         }
-        thread.name = "amqp-io"
-        thread.start()
+        shouldRead = false
+        socketReadable = false
+        if !machine.isFinished { flush() }
+        if machine.isFinished { return true }
+        amqp_maybe_release_buffers(state)
+        if silent, let heartbeat, ContinuousClock.now - lastInbound >= heartbeat * 2 {
+            // Nothing read, yet librabbitmq, which counts every byte it reads (also while writing), did not
+            // time out: it heard the broker lately. Look again in half an interval.
+            lastInbound = .now - heartbeat * 2 + heartbeat / 2
+        }
+        if let closeDeadline, ContinuousClock.now >= closeDeadline {
+            logger.warning("AMQP broker did not answer connection.close in time")
+            machine.finish(nil)
+            return true
+        }
+        return false
     }
 
-    private func run() {
-        var descriptors = [
-            pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: core.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        // Read at least once first; then whenever poll() says so, or on its timeout (librabbitmq sends a due
-        // heartbeat only from inside its read call), or when the heartbeat deadline passed.
-        var shouldRead = true
-        var socketReadable = false
-        while true {
-            runCommands()
-            let silent = heartbeat.map { ContinuousClock.now - lastInbound >= $0 * 2 } ?? false
-            if shouldRead || silent || hasBufferedInput {
-                readFrames(socketReadable: socketReadable)
-            }
-            if !machine.isFinished { flush() }
-            if machine.isFinished { break }
-            amqp_maybe_release_buffers(state)
-            if silent, let heartbeat, ContinuousClock.now - lastInbound >= heartbeat * 2 {
-                // Nothing read, yet librabbitmq, which counts every byte it reads (also while writing), did not
-                // time out: it heard the broker lately. Look again in half an interval.
-                lastInbound = .now - heartbeat * 2 + heartbeat / 2
-            }
-            if let closeDeadline, ContinuousClock.now >= closeDeadline {
-                logger.warning("AMQP broker did not answer connection.close in time")
-                machine.finish(nil)
-                break
-            }
+    /// What poll() watches for this connection.
+    var pollDescriptor: pollfd { pollfd(fd: socket, events: Int16(POLLIN), revents: 0) }
 
-            descriptors[0].revents = 0
-            descriptors[1].revents = 0
-            let ready = poll(&descriptors, 2, pollTimeout(.now))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                machine.finish(.library(AMQP_STATUS_SOCKET_ERROR.rawValue))
-                break
-            }
-            if descriptors[1].revents != 0 {
-                var count: UInt64 = 0
-                _ = read(core.wakeDescriptor, &count, MemoryLayout<UInt64>.size)
-            }
-            socketReadable = descriptors[0].revents != 0
-            shouldRead = socketReadable || ready == 0
-        }
-        tearDown()
+    /// What poll() found: the socket readable, or (`timedOut`) a wait that may have reached a heartbeat deadline
+    /// (librabbitmq sends a due heartbeat only from inside its read call).
+    func polled(_ descriptor: pollfd, timedOut: Bool) {
+        socketReadable = descriptor.revents != 0
+        shouldRead = socketReadable || timedOut
+    }
+
+    /// The connection's socket failed in poll(): it is lost.
+    func pollFailed() {
+        machine.finish(.library(AMQP_STATUS_SOCKET_ERROR.rawValue))
     }
 
     /// Whether librabbitmq holds frames or bytes it read already: poll() must not sleep on the socket then.
@@ -126,9 +103,9 @@ final class IOLoop {
     }
 
     /// Milliseconds poll() may sleep: at most half a heartbeat, never past the heartbeat or close deadline,
-    /// 0 when librabbitmq already holds unread data, forever when nothing is due.
-    private func pollTimeout(_ now: ContinuousClock.Instant) -> Int32 {
-        if hasBufferedInput { return 0 }
+    /// 0 when librabbitmq already holds unread data or commands wait, forever when nothing is due.
+    func pollTimeout(_ now: ContinuousClock.Instant) -> Int32 {
+        if hasBufferedInput || core.hasCommands { return 0 }
         var deadline: ContinuousClock.Instant?
         if let heartbeat {
             deadline = min(now + heartbeat / 2, lastInbound + heartbeat * 2)
@@ -167,7 +144,7 @@ final class IOLoop {
     }
 
     /// Fails everything still pending, releases the C connection, then reports the end.
-    private func tearDown() {
+    func tearDown() {
         guard case .finished(let error) = machine.phase else { return }
         core.markOpen(false)
         let unstarted = commands + core.stopAccepting(with: error ?? .closed)

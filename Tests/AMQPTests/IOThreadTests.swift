@@ -1,0 +1,52 @@
+import Testing
+
+@testable import AMQP
+
+@Suite("One I/O thread as a task executor")
+struct IOThreadTests {
+    @Test("a task that prefers the thread, and its child tasks, run their jobs on it")
+    func jobsRunOnTheThread() async {
+        let thread = IOThread(name: "io-thread-test")
+        defer { thread.endWhenIdle() }
+        let (task, children) = await withTaskExecutorPreference(thread) {
+            let task = thread.isCurrent
+            let children = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<4 { group.addTask { thread.isCurrent } }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            return (task, children)
+        }
+        #expect(task)
+        #expect(children == 4)
+        #expect(!thread.isCurrent)
+    }
+
+    @Test("work handed over on the thread itself writes no eventfd")
+    func enqueueFromTheThreadDoesNotWake() async {
+        let thread = IOThread(name: "io-thread-test")
+        defer { thread.endWhenIdle() }
+        let wakeUps = await withTaskExecutorPreference(thread) {
+            let before = thread.wakeUpCount
+            // Each yield, and each child task's start and result, queues a job from the thread to the thread.
+            for _ in 0..<100 { await Task.yield() }
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<100 { group.addTask {} }
+            }
+            return thread.wakeUpCount - before
+        }
+        #expect(wakeUps == 0)
+    }
+
+    @Test("a thread told to end when idle ends, and a job queued after that still runs")
+    func endsWhenIdle() async throws {
+        let thread = IOThread(name: "io-thread-test")
+        #expect(await withTaskExecutorPreference(thread) { thread.isCurrent })
+        thread.endWhenIdle()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !thread.hasEnded {
+            try #require(ContinuousClock.now < deadline, "the thread did not end")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await withTaskExecutorPreference(thread) { !thread.isCurrent })
+    }
+}
