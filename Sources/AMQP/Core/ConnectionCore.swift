@@ -1,5 +1,4 @@
 import CRabbitMQ
-import Glibc
 import Logging
 import Synchronization
 

@@ -53,10 +53,8 @@ final class IOLoop: @unchecked Sendable {
             channelMax: session.channelMax, maxBodySize: core.configuration.maxBodySize, logger: core.logger)
     }
 
-    /// Whether the connection ended: the thread then calls ``tearDown()`` and drops it.
-    var isFinished: Bool { machine.isFinished }
-
-    /// One pass: commands, reads when due, the flush; returns whether the connection ended.
+    /// One pass: commands, reads when due, the flush; returns whether the connection ended (the thread then calls
+    /// ``tearDown()`` and drops it).
     func pass() -> Bool {
         runCommands()
         let now = ContinuousClock.now
