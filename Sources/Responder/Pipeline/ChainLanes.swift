@@ -16,7 +16,7 @@ final class ChainLanes: Sendable {
         var position = 0
         /// The notification as its events so far leave it; nil until the first is handled.
         var current: NotificationRecord?
-        var seen: Set<[String]> = []
+        var seen: Set<InboxKey> = []
         var handled: [(Int, ResponsePipeline.Handling)] = []
 
         init(chain: [Int]) { self.chain = chain }
