@@ -221,7 +221,7 @@ extension ResponsePipeline {
     /// each pending member, by batch position.
     private func handleChains(
         of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
-    ) async -> [Int: Handling] {
+    ) async -> [Handling?] {
         var chains: [[Int]] = []
         var chainOf: [String: Int] = [:]
         for index in round.pending {
@@ -233,7 +233,8 @@ extension ResponsePipeline {
                 chains.append([index])
             }
         }
-        let lanes = ChainLanes(chains: chains, deadlines: handlerDeadlines, abandoned: abandonedCalls)
+        let lanes = ChainLanes(
+            chains: chains, positions: round.members.count, deadlines: handlerDeadlines, abandoned: abandonedCalls)
         return await lanes.run(concurrency: concurrency) { [self] cursor, lane in
             await advance(&cursor, of: round, on: lane, holdingBack: holds)
         } failed: { [self] timedOut in

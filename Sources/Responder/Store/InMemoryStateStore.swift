@@ -40,19 +40,24 @@ public actor InMemoryStateStore: StateStore {
     /// Writes one commit of a batch, as it would be written alone.
     private func write(_ commit: StateCommit) -> CommitResult {
         let key = InboxKey(source: commit.inboxEntry.source, eventID: commit.inboxEntry.eventID)
-        if let entry = inbox[key] {
+        // Each key is hashed once for its lookup and its write: the entry goes in first, and back out in the rare
+        // cases that write nothing.
+        if let entry = inbox.updateValue(commit.inboxEntry, forKey: key) {
+            inbox[key] = entry
             return InboxMatch.commitResult(
                 requestIdentifier: commit.inboxEntry.requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
             ) { entry.outputs }
         }
         if var record = commit.notification {
-            guard (notifications[record.requestIdentifier]?.record.version ?? 0) == record.version else {
+            let stored = notifications.index(forKey: record.requestIdentifier)
+            guard (stored.map { notifications.values[$0].record.version } ?? 0) == record.version else {
+                inbox[key] = nil
                 return .versionConflict
             }
             record.version += 1
-            notifications[record.requestIdentifier] = (record, commit.inboxEntry.processedAt)
+            let written = (record: record, changedAt: commit.inboxEntry.processedAt)
+            if let stored { notifications.values[stored] = written } else { notifications[record.requestIdentifier] = written }
         }
-        inbox[key] = commit.inboxEntry
         return .committed
     }
 
