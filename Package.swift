@@ -51,6 +51,8 @@ let package = Package(
         // Wrappers for the librabbitmq calls Swift cannot make (the variadic login, the socket send 0.11 does not
         // export); nothing else.
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
+        // glibc's malloc.h, which Glibc's module map omits: `responder run` sets its heap thresholds with mallopt().
+        .systemLibrary(name: "CMalloc"),
         // The Swift AMQP client: one I/O thread per connection, async API. The only importer of the C modules.
         .target(
             name: "AMQP",
@@ -270,6 +272,7 @@ let package = Package(
             name: "ResponderCommands",
             dependencies: [
                 "AMQP",
+                "CMalloc",
                 "NotificationEvents",
                 "Responder",
                 "ResponderIntake",

@@ -60,6 +60,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = EnvironmentFallback()
         let logger = bootstrapLogging(level: try Settings.logLevel.resolve(logLevel, environment))
+        if !WorkerHeap.keepFreedMemory() { logger.warning("glibc refused the worker's heap thresholds") }
         let configuration = try workerConfiguration(environment)
         var pipeline = try pipelineConfiguration(environment)
         let tracing = try TracingBootstrap.backend(environment.environment, logger: logger)
