@@ -16,7 +16,7 @@ final class ChainLanes: Sendable {
         var position = 0
         /// The notification as its events so far leave it; nil until the first is handled.
         var current: NotificationRecord?
-        var seen: Set<[String]> = []
+        var seen: Set<InboxKey> = []
         var handled: [(Int, ResponsePipeline.Handling)] = []
 
         init(chain: [Int]) { self.chain = chain }
@@ -60,11 +60,20 @@ final class ChainLanes: Sendable {
         fileprivate let deadline: UInt64
     }
 
-    private struct ArmedCall {
-        var number: UInt64
-        var call: Call
-        var timeout: HandlerTimeout
-        var counter: Counter
+    /// A class: a lane's state moves in and out of the lanes' dictionary at every call, and the call (its chain's
+    /// cursor, the notification) is too large to copy each time.
+    private final class ArmedCall: Sendable {
+        let number: UInt64
+        let call: Call
+        let timeout: HandlerTimeout
+        let counter: Counter
+
+        init(number: UInt64, call: Call, timeout: HandlerTimeout, counter: Counter) {
+            self.number = number
+            self.call = call
+            self.timeout = timeout
+            self.counter = counter
+        }
     }
 
     private struct LaneState {
@@ -76,7 +85,8 @@ final class ChainLanes: Sendable {
     private struct State {
         var chains: [[Int]]
         var nextChain = 0
-        var handlings: [Int: ResponsePipeline.Handling] = [:]
+        /// By batch position: an array, since every position of a round is filled.
+        var handlings: [ResponsePipeline.Handling?]
         /// The lanes still running: not ended, not abandoned.
         var lanes: [Int: LaneState] = [:]
         var nextLane = 0
@@ -89,8 +99,9 @@ final class ChainLanes: Sendable {
     private let deadlines: HandlerDeadlines
     private let abandoned: AbandonedCalls
 
-    init(chains: [[Int]], deadlines: HandlerDeadlines, abandoned: AbandonedCalls) {
-        state = Mutex(State(chains: chains))
+    /// Lanes for `chains`, lists of batch positions below `positions`.
+    init(chains: [[Int]], positions: Int, deadlines: HandlerDeadlines, abandoned: AbandonedCalls) {
+        state = Mutex(State(chains: chains, handlings: Array(repeating: nil, count: positions)))
         self.deadlines = deadlines
         self.abandoned = abandoned
     }
@@ -103,7 +114,7 @@ final class ChainLanes: Sendable {
         concurrency: Int,
         advance: @escaping @Sendable (inout Cursor, Lane) async -> Void,
         failed: @escaping @Sendable (TimedOut) -> ResponsePipeline.Handling
-    ) async -> [Int: ResponsePipeline.Handling] {
+    ) async -> [ResponsePipeline.Handling?] {
         let lanes = min(max(1, concurrency), state.withLock { $0.chains.count })
         for _ in 0..<lanes { start(with: nil, advance: advance) }
         await withTaskCancellationHandler {

@@ -2,7 +2,10 @@ import NotificationEvents
 
 /// An input message decoded to one of the input events of the contract, ready to be handled: a response, or a
 /// lifecycle event about the same notifications, ordered with their responses, or a follow-up a handler scheduled.
-public enum DecodedInput: Sendable {
+///
+/// Indirect, so that handing an input from the scheduler to the batch and its handlers copies one reference rather
+/// than the message's and the event's dozens of strings.
+public indirect enum DecodedInput: Sendable {
     /// A user's response to a notification.
     case response(DecodedResponse)
     /// A notification request was removed or replaced.

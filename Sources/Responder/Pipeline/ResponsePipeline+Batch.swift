@@ -62,10 +62,11 @@ extension ResponsePipeline {
             }
         }
         while !pending.isEmpty {
-            let snapshots = await load(pending.map { members[$0].input })
-            let round = Round(
-                members: members, receivers: receivers, pending: pending,
-                snapshots: Dictionary(uniqueKeysWithValues: zip(pending, snapshots)))
+            var snapshots = [Result<StateSnapshot, any Error>?](repeating: nil, count: batch.count)
+            for (index, snapshot) in zip(pending, await load(pending.map { members[$0].input })) {
+                snapshots[index] = snapshot
+            }
+            let round = Round(members: members, receivers: receivers, pending: pending, snapshots: snapshots)
             let handlings = await handleChains(of: round, concurrency: concurrency, holdingBack: holds)
             var committing: [(index: Int, commit: StateCommit)] = []
             var next: [Int] = []
@@ -147,12 +148,19 @@ extension ResponsePipeline {
         }
     }
 
-    /// One event of a batch with what its handling needs throughout.
-    struct BatchMember: Sendable {
-        var input: DecodedInput
-        var log: ResponseLog
+    /// One event of a batch with what its handling needs throughout: a class, so that the round, its lanes and the
+    /// handlers share one instead of copying the decoded input and its many references at every step.
+    final class BatchMember: Sendable {
+        let input: DecodedInput
+        let log: ResponseLog
         /// The event's `handle` span, when the pipeline has a tracer.
-        var span: (any Span)?
+        let span: (any Span)?
+
+        init(input: DecodedInput, log: ResponseLog, span: (any Span)?) {
+            self.input = input
+            self.log = log
+            self.span = span
+        }
     }
 
     /// What one round of a batch (a load, the handlers, a commit) works on.
@@ -161,8 +169,8 @@ extension ResponsePipeline {
         var receivers: [Route.Receiver?]
         /// The members handled in this round, in arrival order.
         var pending: [Int]
-        /// The load of each pending member, by batch position.
-        var snapshots: [Int: Result<StateSnapshot, any Error>]
+        /// The load of each pending member, by batch position (nil for the others).
+        var snapshots: [Result<StateSnapshot, any Error>?]
     }
 
     /// How the handlers left one event of a round.
@@ -213,7 +221,7 @@ extension ResponsePipeline {
     /// each pending member, by batch position.
     private func handleChains(
         of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
-    ) async -> [Int: Handling] {
+    ) async -> [Handling?] {
         var chains: [[Int]] = []
         var chainOf: [String: Int] = [:]
         for index in round.pending {
@@ -225,10 +233,11 @@ extension ResponsePipeline {
                 chains.append([index])
             }
         }
-        let lanes = ChainLanes(chains: chains, deadlines: handlerDeadlines, abandoned: abandonedCalls)
-        return await lanes.run(concurrency: concurrency) { cursor, lane in
+        let lanes = ChainLanes(
+            chains: chains, positions: round.members.count, deadlines: handlerDeadlines, abandoned: abandonedCalls)
+        return await lanes.run(concurrency: concurrency) { [self] cursor, lane in
             await advance(&cursor, of: round, on: lane, holdingBack: holds)
-        } failed: { timedOut in
+        } failed: { [self] timedOut in
             handlerFailure(timedOut.failure, of: round.members[timedOut.call.index].input.id)
         }
     }
@@ -247,7 +256,9 @@ extension ResponsePipeline {
             let index = cursor.chain[cursor.position]
             let member = round.members[index]
             let input = member.input
-            guard cursor.seen.insert([input.source, input.id]).inserted else {
+            // A chain of one event repeats nothing: its key is not hashed.
+            guard cursor.chain.count == 1 || cursor.seen.insert(InboxKey(source: input.source, eventID: input.id)).inserted
+            else {
                 cursor.record(.later)
                 continue
             }
@@ -291,7 +302,7 @@ extension ResponsePipeline {
     ) async -> Handling {
         let notification = response.event.data.notification
         let category = notification.request.content.categoryIdentifier
-        let fresh = { (replaced: NotificationRecord?) in
+        let fresh = { [self] (replaced: NotificationRecord?) in
             freshRecord(response.requestIdentifier, category: category, delivered: notification.date, replacing: replaced)
         }
         guard let known else {

@@ -17,7 +17,7 @@ extension ResponsePipeline {
         let record: NotificationRecord
         switch change.change {
         case .replaced(let replacement):
-            let fresh = {
+            let fresh = { [self] in
                 freshRecord(
                     lifecycle.requestIdentifier, category: replacement.categoryIdentifier, delivered: replacement.date,
                     replacing: known)

@@ -10,7 +10,9 @@ import NotificationEvents
 /// on it. Events of one notification must not be handled concurrently by one process (a batch handles them in
 /// order, and ``ResponseScheduler`` orders batches); across processes, optimistic concurrency on the
 /// notification's version keeps them consistent.
-public struct ResponsePipeline: Sendable {
+///
+/// A class, immutable: the batch's lanes and handler calls share one pipeline instead of copying its many references.
+public final class ResponsePipeline: Sendable {
     /// The categories and handlers responses are routed to.
     public let registry: HandlerRegistry
     /// Where per-notification state and the inbox live.

@@ -5,16 +5,10 @@ public actor InMemoryStateStore: StateStore {
     public nonisolated let inboxRetention: Duration
     public nonisolated let notificationRetention: Duration
     private var notifications: [String: (record: NotificationRecord, changedAt: Date)] = [:]
-    private var inbox: [Key: InboxEntry] = [:]
+    private var inbox: [InboxKey: InboxEntry] = [:]
     /// Ordered mode's members, with when each membership ends, and the shards' holders: one process, so one member.
     private var members: [String: ContinuousClock.Instant] = [:]
     private var holders: [Int: String] = [:]
-
-    /// An inbox entry's key: CloudEvents makes an id unique per source only.
-    private struct Key: Hashable {
-        var source: String
-        var eventID: String
-    }
 
     /// An empty store that remembers processed events for `inboxRetention` (default 7 days) and unchanged
     /// notifications for `notificationRetention` (default 30 days).
@@ -28,7 +22,7 @@ public actor InMemoryStateStore: StateStore {
     /// Nothing here was stored before the inbox knew sources, so an entry matches by its source and id alone.
     public func load(_ loads: [StateLoad]) -> [Result<StateSnapshot, any Error>] {
         loads.map { load in
-            if let entry = inbox[Key(source: load.source, eventID: load.eventID)] {
+            if let entry = inbox[InboxKey(source: load.source, eventID: load.eventID)] {
                 return .success(
                     InboxMatch.snapshot(
                         requestIdentifier: load.requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
@@ -45,20 +39,25 @@ public actor InMemoryStateStore: StateStore {
 
     /// Writes one commit of a batch, as it would be written alone.
     private func write(_ commit: StateCommit) -> CommitResult {
-        let key = Key(source: commit.inboxEntry.source, eventID: commit.inboxEntry.eventID)
-        if let entry = inbox[key] {
+        let key = InboxKey(source: commit.inboxEntry.source, eventID: commit.inboxEntry.eventID)
+        // Each key is hashed once for its lookup and its write: the entry goes in first, and back out in the rare
+        // cases that write nothing.
+        if let entry = inbox.updateValue(commit.inboxEntry, forKey: key) {
+            inbox[key] = entry
             return InboxMatch.commitResult(
                 requestIdentifier: commit.inboxEntry.requestIdentifier, storedRequestIdentifier: entry.requestIdentifier
             ) { entry.outputs }
         }
         if var record = commit.notification {
-            guard (notifications[record.requestIdentifier]?.record.version ?? 0) == record.version else {
+            let stored = notifications.index(forKey: record.requestIdentifier)
+            guard (stored.map { notifications.values[$0].record.version } ?? 0) == record.version else {
+                inbox[key] = nil
                 return .versionConflict
             }
             record.version += 1
-            notifications[record.requestIdentifier] = (record, commit.inboxEntry.processedAt)
+            let written = (record: record, changedAt: commit.inboxEntry.processedAt)
+            if let stored { notifications.values[stored] = written } else { notifications[record.requestIdentifier] = written }
         }
-        inbox[key] = commit.inboxEntry
         return .committed
     }
 
