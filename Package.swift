@@ -300,7 +300,7 @@ let package = Package(
             name: "ResponderToolTests",
             dependencies: [
                 "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderPostgres", "Responder",
-                "RedGreenExample",
+                "RedGreenExample", "CMalloc",
                 "NotificationEvents", "AMQP", "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
             ],
