@@ -72,14 +72,16 @@ public struct ResponderService: Service {
         var random = SystemRandomNumberGenerator()
         while !current.isStopping {
             do {
-                // One thread for the session: both connections' I/O, and its tasks that do not suspend, so handing
-                // an input, output or ack from one to the next wakes no other thread.
+                // One thread for the session: the consuming connection's I/O and the session's tasks that do not
+                // suspend, so handing an input or ack from one to the next wakes no other thread. The publishing
+                // connection keeps a thread of its own: a write the broker holds back (flow control, a memory or
+                // disk alarm) blocks the thread that writes, and must not stop the consumer's acks and heartbeats.
                 let thread = IOThread(name: "responder-session")
                 defer { thread.endWhenIdle() }
                 let consuming = try await connect(role: "consumer", on: thread)
                 let publishing: AMQPConnection
                 do {
-                    publishing = try await connect(role: "publisher", on: thread)
+                    publishing = try await connect(role: "publisher", on: nil)
                 } catch {
                     await consuming.close()
                     throw error
@@ -131,7 +133,7 @@ public struct ResponderService: Service {
 
 extension ResponderService {
     /// A connection named after the worker and its role, so operators can tell them apart in the broker.
-    private func connect(role: String, on thread: IOThread) async throws -> AMQPConnection {
+    private func connect(role: String, on thread: IOThread?) async throws -> AMQPConnection {
         var broker = configuration.broker
         // A delivery over the pipeline's limit is never buffered; the broker's max_message_size should match.
         broker.maxBodySize = pipeline.configuration.maxBodySize

@@ -1,4 +1,4 @@
-import AMQP
+@testable import AMQP
 import BrokerHarness
 import Foundation
 import Testing
@@ -75,5 +75,17 @@ struct SharedThreadTests {
         }
         await first.close()
         await second.close()
+    }
+
+    @Test("a connection's own thread ends once the connection closes")
+    func ownThreadEndsWithItsConnection() async throws {
+        let connection = try await AMQPConnection.connect(try AMQPConfiguration(url: TestBroker.url ?? ""))
+        let thread = connection.core.thread
+        await connection.close()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !thread.hasEnded {
+            try #require(ContinuousClock.now < deadline, "the connection's thread did not end")
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 }

@@ -49,4 +49,23 @@ struct IOThreadTests {
         }
         #expect(await withTaskExecutorPreference(thread) { !thread.isCurrent })
     }
+
+    @Test("a connection handed to a thread that ended fails at once, before any network I/O")
+    func openingOnAnEndedThreadFails() async throws {
+        let thread = IOThread(name: "io-thread-test")
+        thread.endWhenIdle()
+        try await Self.waitUntilEnded(thread)
+        // Nothing listens there: before the check, the open failed on the socket instead (or, with a broker,
+        // succeeded and then hung every call, since no thread served the connection).
+        let configuration = try AMQPConfiguration(url: "amqp://guest:guest@127.0.0.1:1/")
+        await #expect(throws: AMQPError.closed) { try await AMQPConnection.connect(configuration, on: thread) }
+    }
+
+    static func waitUntilEnded(_ thread: IOThread) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !thread.hasEnded {
+            try #require(ContinuousClock.now < deadline, "the thread did not end")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }

@@ -103,7 +103,17 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
     /// Opens `core`'s connection (connect and login) on a short-lived thread, then hands it to this one; reports
     /// the outcome through `connected` first.
     func open(_ core: ConnectionCore, connected: @escaping @Sendable (Result<Void, AMQPError>) -> Void) {
-        shared.withLock { $0.opening += 1 }
+        // A thread that ended runs nothing any more: a connection handed to it would never be served.
+        let ended = shared.withLock { shared in
+            if !shared.ended { shared.opening += 1 }
+            return shared.ended
+        }
+        if ended {
+            _ = core.stopAccepting(with: .closed)
+            core.eventSink.finish()
+            connected(.failure(.closed))
+            return
+        }
         let opener = Thread { [self] in
             let arena = Arena()
             switch Session.open(core.configuration, arena: arena) {
@@ -166,7 +176,12 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
     /// Waits in poll() until a socket is readable, the eventfd was written, or the earliest connection's deadline.
     private func sleep() {
         let now = ContinuousClock.now
-        var timeout: Int32 = shared.withLock { $0.jobs.isEmpty && $0.arriving.isEmpty } ? -1 : 0
+        // Not at all once the thread may end: the pass that just removed its last connection, or an endWhenIdle()
+        // called on the thread itself (which writes no eventfd), would otherwise leave it asleep for good.
+        var timeout: Int32 = shared.withLock { shared in
+            let idle = shared.endWhenIdle && shared.opening == 0 && loops.isEmpty
+            return shared.jobs.isEmpty && shared.arriving.isEmpty && !idle
+        } ? -1 : 0
         descriptors.removeAll(keepingCapacity: true)
         for loop in loops {
             descriptors.append(loop.pollDescriptor)
