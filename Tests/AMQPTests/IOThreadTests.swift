@@ -42,11 +42,7 @@ struct IOThreadTests {
         let thread = IOThread(name: "io-thread-test")
         #expect(await withTaskExecutorPreference(thread) { thread.isCurrent })
         thread.endWhenIdle()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !thread.hasEnded {
-            try #require(ContinuousClock.now < deadline, "the thread did not end")
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await Self.waitUntilEnded(thread)
         #expect(await withTaskExecutorPreference(thread) { !thread.isCurrent })
     }
 

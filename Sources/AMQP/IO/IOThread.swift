@@ -109,9 +109,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
             return shared.ended
         }
         if ended {
-            _ = core.stopAccepting(with: .closed)
-            core.eventSink.finish()
-            connected(.failure(.closed))
+            Self.fail(core, with: .closed, connected: connected)
             return
         }
         let opener = Thread { [self] in
@@ -119,11 +117,9 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
             switch Session.open(core.configuration, arena: arena) {
             case .failure(let error):
                 core.logger.error("AMQP connection failed", metadata: ["amqp.url": "\(core.configuration)", "error": "\(error)"])
-                _ = core.stopAccepting(with: error)
-                core.eventSink.finish()
                 shared.withLock { $0.opening -= 1 }
                 wake()
-                connected(.failure(error))
+                Self.fail(core, with: error, connected: connected)
             case .success(let session):
                 let loop = IOLoop(core: core, session: session, arena: arena)
                 core.negotiated(frameMax: session.frameMax)
@@ -143,6 +139,20 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
         opener.start()
     }
 
+    /// Reports an open that failed: `core` takes no work and its events end.
+    private static func fail(
+        _ core: ConnectionCore, with error: AMQPError, connected: @Sendable (Result<Void, AMQPError>) -> Void
+    ) {
+        _ = core.stopAccepting(with: error)
+        core.eventSink.finish()
+        connected(.failure(error))
+    }
+
+    /// Whether the thread may end once no job is queued: told to, and carrying and opening no connection.
+    private func mayEnd(_ shared: Shared) -> Bool {
+        shared.endWhenIdle && shared.opening == 0 && loops.isEmpty
+    }
+
     private func run() {
         threadID.store(pthread_self(), ordering: .releasing)
         while true {
@@ -152,7 +162,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
                 swap(&shared.jobs, &running)
                 loops += shared.arriving
                 shared.arriving.removeAll()
-                let idle = shared.endWhenIdle && shared.opening == 0 && loops.isEmpty && running.isEmpty
+                let idle = mayEnd(shared) && running.isEmpty
                 if idle { shared.ended = true }
                 return idle
             }
@@ -179,7 +189,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
         // Not at all once the thread may end: the pass that just removed its last connection, or an endWhenIdle()
         // called on the thread itself (which writes no eventfd), would otherwise leave it asleep for good.
         var timeout: Int32 = shared.withLock { shared in
-            let idle = shared.endWhenIdle && shared.opening == 0 && loops.isEmpty
+            let idle = mayEnd(shared)
             return shared.jobs.isEmpty && shared.arriving.isEmpty && !idle
         } ? -1 : 0
         descriptors.removeAll(keepingCapacity: true)
