@@ -226,29 +226,12 @@ public final class SQLiteStateStore: StateStore {
 
     /// Writes `commit` inside the current transaction, or nothing when the event was processed already (for its
     /// notification or another) or the notification's version moved on. It leaves nothing behind unless it throws
-    /// (a conflict takes back the inbox entry it made first), and a transaction whose commit threw must be rolled
-    /// back.
+    /// (the inbox and the version are checked before anything is written), and a transaction whose commit threw
+    /// must be rolled back.
     static func apply(_ commit: StateCommit, in db: Database) throws -> CommitResult {
         let entry = commit.inboxEntry
-        // One statement in the common case: the entry goes in unless one of its source and id, or of its id and the
-        // empty source (stored before the inbox knew sources), is there.
-        try SQLiteStatement.with(
-            """
-            INSERT INTO inbox (event_id, source, request_identifier, processed_at)
-            SELECT ?1, ?2, ?3, ?4 WHERE NOT EXISTS (SELECT 1 FROM inbox WHERE event_id = ?1 AND source IN (?2, ''))
-            """, in: db
-        ) { insert in
-            try insert.bind(1, entry.eventID)
-            try insert.bind(2, entry.source)
-            try insert.bind(3, entry.requestIdentifier)
-            try insert.bind(4, entry.processedAt.timeIntervalSince1970)
-            try insert.execute()
-        }
-        guard db.changesCount == 1 else {
-            // The write transaction holds what kept the insert out, so the entry is there to read.
-            guard let stored = try inboxMatch(source: entry.source, eventID: entry.eventID, in: db) else {
-                return .versionConflict
-            }
+        // The write transaction holds the inbox still between the lookup and the insert.
+        if let stored = try inboxMatch(source: entry.source, eventID: entry.eventID, in: db) {
             return try InboxMatch.commitResult(
                 requestIdentifier: entry.requestIdentifier, storedRequestIdentifier: stored.requestIdentifier
             ) { try outputs(source: stored.source, eventID: entry.eventID, in: db) }
@@ -258,12 +241,16 @@ public final class SQLiteStateStore: StateStore {
                 record, actionsChanged: commit.actionsChanged, replacesHandlerStates: commit.replacesHandlerStates,
                 changedAt: entry.processedAt, in: db)
         {
-            try SQLiteStatement.with("DELETE FROM inbox WHERE event_id = ? AND source = ?", in: db) { delete in
-                try delete.bind(1, entry.eventID)
-                try delete.bind(2, entry.source)
-                try delete.execute()
-            }
             return .versionConflict
+        }
+        try SQLiteStatement.with(
+            "INSERT INTO inbox (event_id, source, request_identifier, processed_at) VALUES (?, ?, ?, ?)", in: db
+        ) { insert in
+            try insert.bind(1, entry.eventID)
+            try insert.bind(2, entry.source)
+            try insert.bind(3, entry.requestIdentifier)
+            try insert.bind(4, entry.processedAt.timeIntervalSince1970)
+            try insert.execute()
         }
         for (position, output) in entry.outputs.enumerated() {
             try SQLiteStatement.with(
@@ -287,13 +274,17 @@ public final class SQLiteStateStore: StateStore {
 
     /// The inbox entry an event of `source` and `eventID` matches: its own, else one of the empty source (stored
     /// before the inbox knew sources); nil when there is none.
+    ///
+    /// Two lookups of the key joined by UNION ALL, not `source IN (?, '')` (nor an ORDER BY): SQLite builds a
+    /// temporary b-tree for an IN list that drives an index, which cost more than the rest of the query (issue 24).
     static func inboxMatch(
         source: String, eventID: String, in db: Database
     ) throws -> (source: String, requestIdentifier: String)? {
         try SQLiteStatement.with(
             """
-            SELECT source, request_identifier FROM inbox WHERE event_id = ? AND source IN (?, '')
-            ORDER BY source DESC LIMIT 1
+            SELECT source, request_identifier FROM inbox WHERE event_id = ?1 AND source = ?2
+            UNION ALL SELECT source, request_identifier FROM inbox WHERE event_id = ?1 AND source = ''
+            LIMIT 1
             """, in: db
         ) { select in
             try select.bind(1, eventID)
@@ -373,7 +364,7 @@ public final class SQLiteStateStore: StateStore {
     }
 
     /// The notification with its handlers' states, read in one query (one row per handler state).
-    private static func record(_ requestIdentifier: String, in db: Database) throws -> NotificationRecord? {
+    static func record(_ requestIdentifier: String, in db: Database) throws -> NotificationRecord? {
         try SQLiteStatement.with(
             """
             SELECT n.category_identifier, n.actions, n.version, n.notification_date, n.removed, s.handler, s.state
@@ -383,13 +374,13 @@ public final class SQLiteStateStore: StateStore {
         ) { select -> StoredRecord? in
             try select.bind(1, requestIdentifier)
             guard try select.step() else { return nil }
-            return try StoredRecord(select, from: 0)
+            return try StoredRecord(select)
         }?.record(requestIdentifier)
     }
 
-    /// A notification's row and its handler-state rows as a query returns them, from column `offset` on:
-    /// category identifier, actions, version (null when there is no notification), notification date, removed,
-    /// handler and state (null when there is no state). Reads the current row and all that follow.
+    /// A notification's row and its handler-state rows as ``record(_:in:)``'s query returns them: category
+    /// identifier, actions, version, notification date, removed, handler and state (null when there is no state).
+    /// Reads the current row and all that follow.
     struct StoredRecord {
         var categoryIdentifier: String
         var actions: [UInt8]
@@ -398,15 +389,14 @@ public final class SQLiteStateStore: StateStore {
         var isRemoved: Bool
         var states: [String: [UInt8]] = [:]
 
-        init?(_ select: SQLiteStatement, from offset: Int32) throws {
-            guard !select.isNull(offset) else { return nil }
-            categoryIdentifier = select.text(offset)
-            actions = select.blob(offset + 1)
-            version = select.integer(offset + 2)
-            notificationDate = select.isNull(offset + 3) ? nil : Date(timeIntervalSince1970: select.double(offset + 3))
-            isRemoved = select.integer(offset + 4) != 0
+        init(_ select: SQLiteStatement) throws {
+            categoryIdentifier = select.text(0)
+            actions = select.blob(1)
+            version = select.integer(2)
+            notificationDate = select.isNull(3) ? nil : Date(timeIntervalSince1970: select.double(3))
+            isRemoved = select.integer(4) != 0
             repeat {
-                if !select.isNull(offset + 5) { states[select.text(offset + 5)] = select.blob(offset + 6) }
+                if !select.isNull(5) { states[select.text(5)] = select.blob(6) }
             } while try select.step()
         }
 
