@@ -87,4 +87,21 @@ import Testing
         }
         try store.close()
     }
+
+    /// A group of loads is read in one read transaction: outside one, each statement takes and releases the WAL's
+    /// read lock itself (two `fcntl` calls a load).
+    @Test func aGroupOfLoadsIsReadInOneTransaction() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStateStore(path: directory.path("state.sqlite"))
+        try await Self.runEveryKindOfCall(on: store)
+        let trace = Trace()
+        try await trace.start(on: store)
+        let loads = (0..<40).map { n in StateLoad(requestIdentifier: "n\(n % 20)", source: "/tests", eventID: "e\(n)") }
+        #expect(await store.loadTogether(loads).allSatisfy { (try? $0.get()) != nil })
+        let statements = try await trace.stop(on: store)
+        #expect(statements.filter { $0.hasPrefix("BEGIN") }.count == 1)
+        #expect(statements.filter { $0.hasPrefix("COMMIT") }.count == 1)
+        #expect(statements.count > 40)
+        try store.close()
+    }
 }
