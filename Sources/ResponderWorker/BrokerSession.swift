@@ -29,6 +29,9 @@ import Tracing
 final class BrokerSession: Sendable {
     private let consuming: AMQPConnection
     private let publishing: AMQPConnection
+    /// The thread the session runs on, the consuming connection's: the loops and the handlers' lanes
+    /// (``ResponseScheduler``'s executor), so that an input goes from socket to handler to ack without waking another.
+    private let thread: IOThread
     private let configuration: WorkerConfiguration
     private let pipeline: ResponsePipeline
     private let readiness: Readiness
@@ -45,11 +48,13 @@ final class BrokerSession: Sendable {
     private let publishingLost = Mutex<AMQPError?>(nil)
 
     init(
-        consuming: AMQPConnection, publishing: AMQPConnection, configuration: WorkerConfiguration, pipeline: ResponsePipeline,
-        readiness: Readiness, metrics: WorkerMetrics, pause: IntakePause, ownership: ShardOwnership?, logger: Logger
+        consuming: AMQPConnection, publishing: AMQPConnection, on thread: IOThread, configuration: WorkerConfiguration,
+        pipeline: ResponsePipeline, readiness: Readiness, metrics: WorkerMetrics, pause: IntakePause,
+        ownership: ShardOwnership?, logger: Logger
     ) {
         self.consuming = consuming
         self.publishing = publishing
+        self.thread = thread
         self.configuration = configuration
         self.pipeline = pipeline
         self.readiness = readiness
@@ -79,7 +84,12 @@ final class BrokerSession: Sendable {
 
     private var stopRequested: Bool { consumer.withLock { $0.stopRequested } }
 
+    /// Runs the session on its thread (see the type's discussion) until it ends.
     func run() async throws {
+        try await withTaskExecutorPreference(thread) { try await runOnThread() }
+    }
+
+    private func runOnThread() async throws {
         try await ShardCheck(topology: configuration.topology).verify(on: publishing)
         let outputChannel = try await publishing.openChannel()
         try await declareTopology(on: outputChannel)
@@ -208,7 +218,7 @@ final class BrokerSession: Sendable {
         let scheduler = ResponseScheduler<Received>(
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
             retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [],
-            waitInPlace: topology.isOrdered ? outageWait : nil)
+            waitInPlace: topology.isOrdered ? outageWait : nil, executor: thread)
         // Inputs that published something wait for their confirms; the others are settled at once, so that an
         // input without outputs (three in four on RedGreen's mix) is not acked after a confirm it does not need.
         let confirming = HandOff<Settlement>()

@@ -67,6 +67,9 @@ public struct ResponderService: Service {
         await ownership?.leave()
     }
 
+    /// What `ps` and debuggers call a broker session's thread.
+    static let sessionThreadName = "broker-session"
+
     private func reconnectLoop(_ current: CurrentSession) async throws {
         var attempts = ReconnectAttempts(backoff: configuration.reconnectBackoff)
         var random = SystemRandomNumberGenerator()
@@ -76,7 +79,7 @@ public struct ResponderService: Service {
                 // suspend, so handing an input or ack from one to the next wakes no other thread. The publishing
                 // connection keeps a thread of its own: a write the broker holds back (flow control, a memory or
                 // disk alarm) blocks the thread that writes, and must not stop the consumer's acks and heartbeats.
-                let thread = IOThread(name: "responder-session")
+                let thread = IOThread(name: Self.sessionThreadName)
                 defer { thread.endWhenIdle() }
                 let consuming = try await connect(role: "consumer", on: thread)
                 let publishing: AMQPConnection
@@ -87,12 +90,13 @@ public struct ResponderService: Service {
                     throw error
                 }
                 let session = BrokerSession(
-                    consuming: consuming, publishing: publishing, configuration: configuration, pipeline: pipeline,
+                    consuming: consuming, publishing: publishing, on: thread, configuration: configuration,
+                    pipeline: pipeline,
                     readiness: readiness, metrics: metrics, pause: pause, ownership: ownership, logger: logger)
                 current.begin(session)
                 let began = ContinuousClock.now
                 do {
-                    try await withTaskExecutorPreference(thread) { try await session.run() }
+                    try await session.run()
                 } catch {
                     await consuming.close()
                     await publishing.close()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import AMQP
@@ -19,6 +20,18 @@ struct IOThreadTests {
         #expect(task)
         #expect(children == 4)
         #expect(!thread.isCurrent)
+    }
+
+    @Test("the thread has its name where ps and perf read it")
+    func namedForTheKernel() async {
+        let thread = IOThread(name: "io-thread-test")
+        defer { thread.endWhenIdle() }
+        #expect(await withTaskExecutorPreference(thread) { Self.currentThreadName() } == "io-thread-test")
+    }
+
+    /// The calling thread's name as the kernel has it.
+    static func currentThreadName() -> String? {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
     }
 
     @Test("work handed over on the thread itself writes no eventfd")

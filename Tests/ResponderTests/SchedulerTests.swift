@@ -153,6 +153,42 @@ import Testing
         #expect(good.event?.id == "e1")
     }
 
+    /// Records, for each call, whether it ran on `executor`; fails each event's first call, retryably.
+    struct WhereItRuns: NotificationContentExtension {
+        let name = "where-it-runs"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState = 0
+        let executor: QueueExecutor
+        let onExecutor = Journal<Bool>()
+
+        func didReceive(
+            _ response: NotificationResponse, context: inout ExtensionContext<Int>
+        ) async throws -> ResponseOption {
+            onExecutor.append(executor.isCurrent)
+            context.state += 1
+            if onExecutor.entries.count.isMultiple(of: 2) == false { throw Boom() }
+            return .doNotDismiss
+        }
+    }
+
+    @Test("handlers run on the scheduler's executor, in a batch and when retried in place", .timeLimit(.minutes(1)))
+    func handlersRunOnTheSchedulersExecutor() async throws {
+        let executor = QueueExecutor()
+        let handler = WhereItRuns(executor: executor)
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(handler)
+        let scheduler = ResponseScheduler<Int>(
+            pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet),
+            maxConcurrentNotifications: 2, retryDelaysInPlace: [.milliseconds(1)], executor: executor)
+        let completions = await withTaskExecutorPreference(executor) {
+            await Self.runAll(scheduler, [(Events.message(Events.response(id: "e1")), 1)], oneBatch: true)
+        }
+        #expect(completions.map(\.outcome.disposition) == [.noUpdate])
+        #expect(completions.map(\.retriedInPlace) == [1])
+        // The first call in the batch, the second in the retry.
+        #expect(handler.onExecutor.entries == [true, true])
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func runEndsAtOnceWhenNothingWasSubmitted() async throws {
         let scheduler = ResponseScheduler<Int>(

@@ -1,6 +1,7 @@
 import CRabbitMQ
 import Foundation
 import Glibc
+import CRabbitMQShim
 import Synchronization
 
 /// One OS thread that does the I/O of one or more connections and runs the jobs of the tasks that prefer it.
@@ -47,12 +48,17 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
     private var running: [UnownedJob] = []
     private var descriptors: [pollfd] = []
 
-    /// Starts a thread named `name` (as `ps` and debuggers show it).
+    /// Starts a thread named `name` (as `ps` and debuggers show it; the kernel keeps its first 15 bytes).
     public init(name: String) {
         wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         precondition(wakeDescriptor >= 0, "eventfd failed: errno \(errno)")
-        let thread = Thread { [self] in run() }
-        thread.name = name
+        // Named from the thread itself: Foundation's `Thread.name` set before `start()` never reaches the kernel on
+        // Linux, and the thread kept the name of the one that created it (a pool thread's, in `ps` and `perf`). The
+        // connecting thread below too.
+        let thread = Thread { [self] in
+            c_rabbitmq_name_thread(name)
+            run()
+        }
         thread.start()
     }
 
@@ -113,6 +119,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
             return
         }
         let opener = Thread { [self] in
+            c_rabbitmq_name_thread("amqp-connect")
             let arena = Arena()
             switch Session.open(core.configuration, arena: arena) {
             case .failure(let error):
@@ -135,7 +142,6 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
                 connected(.success(()))
             }
         }
-        opener.name = "amqp-connect"
         opener.start()
     }
 

@@ -22,4 +22,8 @@ enum {
 // TLS); returns how many went out, or a status above. librabbitmq 0.11 does not export amqp_socket_send.
 ssize_t c_rabbitmq_socket_send(amqp_socket_t *socket, void const *bytes, size_t count);
 
+// Names the calling thread for the kernel (what ps, top and perf show), its first 15 bytes: pthread_setname_np is a
+// GNU extension, which Swift's Glibc module does not export.
+void c_rabbitmq_name_thread(char const *name);
+
 #endif

@@ -96,12 +96,18 @@ final class ChainLanes: Sendable {
     }
 
     private let state: Mutex<State>
+    private let executor: (any TaskExecutor)?
     private let deadlines: HandlerDeadlines
     private let abandoned: AbandonedCalls
 
-    /// Lanes for `chains`, lists of batch positions below `positions`.
-    init(chains: [[Int]], positions: Int, deadlines: HandlerDeadlines, abandoned: AbandonedCalls) {
+    /// Lanes for `chains`, lists of batch positions below `positions`, whose tasks prefer `executor` (nil: the global
+    /// concurrent executor).
+    init(
+        chains: [[Int]], positions: Int, executor: (any TaskExecutor)?, deadlines: HandlerDeadlines,
+        abandoned: AbandonedCalls
+    ) {
         state = Mutex(State(chains: chains, handlings: Array(repeating: nil, count: positions)))
+        self.executor = executor
         self.deadlines = deadlines
         self.abandoned = abandoned
     }
@@ -158,7 +164,7 @@ final class ChainLanes: Sendable {
             state.lanes[state.nextLane] = LaneState()
             return state.nextLane
         }
-        let task = Task {
+        let task = Task(executorPreference: executor) {
             var next = cursor ?? self.finish(nil, lane: lane)
             while var cursor = next {
                 await advance(&cursor, Lane(lanes: self, id: lane))

@@ -27,9 +27,14 @@ extension ResponsePipeline {
     /// `holdingBack`: an event whose outcome it accepts holds back its notification's later events of the batch,
     /// which are then not handled (their outcome is nil), so that none of them overtakes it. Other notifications go
     /// on. What ordered mode's retries and store waits in place need.
+    ///
+    /// The handlers run in tasks of their own (so that one past its limit can be left behind), which prefer
+    /// `executor`: the caller's own thread, such as a broker session's, so that a handler that does not suspend costs
+    /// no hop to another thread and back. A new task does not inherit its creator's executor preference, so it is
+    /// passed here; nil runs them on the global concurrent executor.
     public func handle(
         _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
-        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
+        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)? = nil
     ) async -> [ResponseOutcome?] {
         let members = batch.indices.map { index in
             BatchMember(
@@ -67,7 +72,7 @@ extension ResponsePipeline {
                 snapshots[index] = snapshot
             }
             let round = Round(members: members, receivers: receivers, pending: pending, snapshots: snapshots)
-            let handlings = await handleChains(of: round, concurrency: concurrency, holdingBack: holds)
+            let handlings = await handleChains(of: round, concurrency: concurrency, holdingBack: holds, on: executor)
             var committing: [(index: Int, commit: StateCommit)] = []
             var next: [Int] = []
             for index in pending {
@@ -220,7 +225,8 @@ extension ResponsePipeline {
     /// Runs the chains of the round's notifications on at most `concurrency` lanes (``ChainLanes``); the handling of
     /// each pending member, by batch position.
     private func handleChains(
-        of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?
+        of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?,
+        on executor: (any TaskExecutor)?
     ) async -> [Handling?] {
         var chains: [[Int]] = []
         var chainOf: [String: Int] = [:]
@@ -234,7 +240,8 @@ extension ResponsePipeline {
             }
         }
         let lanes = ChainLanes(
-            chains: chains, positions: round.members.count, deadlines: handlerDeadlines, abandoned: abandonedCalls)
+            chains: chains, positions: round.members.count, executor: executor, deadlines: handlerDeadlines,
+            abandoned: abandonedCalls)
         return await lanes.run(concurrency: concurrency) { [self] cursor, lane in
             await advance(&cursor, of: round, on: lane, holdingBack: holds)
         } failed: { [self] timedOut in

@@ -4,7 +4,7 @@ import Tracing
 
 /// Feeds input messages through a ``ResponsePipeline`` a batch at a time, in the order that keeps per-notification
 /// state right: everything submitted since the last pass is decoded and handled as one batch
-/// (``ResponsePipeline/handle(_:concurrency:under:holdingBack:)``), where the events of one notification are handled
+/// (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``), where the events of one notification are handled
 /// in the order they were submitted and the chains of different notifications concurrently, at most
 /// `maxConcurrentNotifications` at once; the next batch is handled once this one's outcomes are reported.
 ///
@@ -65,6 +65,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let maxConcurrentNotifications: Int
     private let retryDelaysInPlace: [Duration]
     private let waitInPlace: (@Sendable (Unavailability) async throws -> Void)?
+    private let executor: (any TaskExecutor)?
 
     /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
     /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
@@ -74,15 +75,19 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// outage and returns once it is over, and the event is handled again. When it throws (the caller
     /// gives up, e.g. its session ends) the event is not reported at all, and neither are its notification's later
     /// events in this run, handled or not: their inputs stay unacknowledged and the broker redelivers them, in order.
+    ///
+    /// The handlers run on `executor` (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``): pass the
+    /// one ``run()`` runs on, if it has one, so that handling an event wakes no other thread.
     public init(
         pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = [],
-        waitInPlace: (@Sendable (Unavailability) async throws -> Void)? = nil
+        waitInPlace: (@Sendable (Unavailability) async throws -> Void)? = nil, executor: (any TaskExecutor)? = nil
     ) {
         precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
         self.pipeline = pipeline
         self.maxConcurrentNotifications = maxConcurrentNotifications
         self.retryDelaysInPlace = retryDelaysInPlace
         self.waitInPlace = waitInPlace
+        self.executor = executor
     }
 
     /// Queues `messages` in order, what arrived together in one step, the one way in: each outcome appears on
@@ -151,7 +156,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private func handle(_ batch: [Queued], holding held: inout [String: [Queued]], in group: inout DiscardingTaskGroup) async {
         let outcomes = await pipeline.handle(
             batch.map(\.input), concurrency: maxConcurrentNotifications, under: batch.map(\.context),
-            holdingBack: { [self] in holdsBack($0) })
+            holdingBack: { [self] in holdsBack($0) }, on: executor)
         for (queued, outcome) in zip(batch, outcomes) {
             let key = queued.input.requestIdentifier
             // Behind an event of its notification that holds it back, earlier in the batch: without an outcome, or
@@ -207,7 +212,9 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 // Not the event's failure: it keeps its retries for its own faults.
                 guard (try? await waitInPlace(unavailability)) != nil else { return nil }
             }
-            outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input) }
+            outcome = await ServiceContext.withValue(queued.context) {
+                await pipeline.handle([queued.input], concurrency: 1, under: [], holdingBack: nil, on: executor)[0]!
+            }
         }
     }
 }

@@ -1,0 +1,13 @@
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <string.h>
+
+#include "CRabbitMQShim.h"
+
+void c_rabbitmq_name_thread(char const *name) {
+    // The kernel keeps 15 bytes and refuses a longer name outright (ERANGE).
+    char kept[16];
+    strncpy(kept, name, sizeof kept - 1);
+    kept[sizeof kept - 1] = '\0';
+    pthread_setname_np(pthread_self(), kept);
+}
