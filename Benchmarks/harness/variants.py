@@ -52,11 +52,16 @@ class Variant:
 ORDERED_SHARDS = 4
 
 
+def metrics_port():
+    """The (first) metrics port of this bench's clients, beside its broker's port: benches on brokers of their own then
+    never share one, as they did on the worker's default (9090), where the second worker could not serve."""
+    return int(os.environ.get("BROKER_PORT", "5699")) + 10000
+
+
 def fleet(setup, workers, argv):
     """`argv` as `workers` processes (Benchmarks/harness/fleet.sh), each with a metrics port of its own, measured as
     one client."""
-    base_port = int(os.environ.get("BROKER_PORT", "5699")) + 10000
-    return [str(setup.repo / "Benchmarks" / "harness" / "fleet.sh"), str(workers), str(base_port), *argv]
+    return [str(setup.repo / "Benchmarks" / "harness" / "fleet.sh"), str(workers), str(metrics_port()), *argv]
 
 
 def responder_lacks(setup, subcommand):
@@ -177,5 +182,5 @@ def at_revision(variant, checkout, commit):
 
 
 def client_env(variant, setup):
-    """The environment a client runs with: the harness's own plus the variant's."""
-    return {**os.environ, **variant.env(setup)}
+    """The environment a client runs with: the harness's own, the bench's metrics port, and the variant's."""
+    return {**os.environ, "RESPONDER_METRICS_PORT": str(metrics_port()), **variant.env(setup)}
