@@ -48,12 +48,13 @@ let package = Package(
             pkgConfig: "librabbitmq",
             providers: [.apt(["librabbitmq-dev"])]
         ),
-        // Wrappers for the librabbitmq calls Swift cannot make (the variadic login, the socket send 0.11 does not
-        // export); nothing else.
+        // Wrappers for what Swift cannot call: librabbitmq's variadic login and the socket send 0.11 does not export,
+        // and glibc's pthread_setname_np (a GNU extension Glibc's module omits), which names the client's threads.
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
         // glibc's malloc.h, which Glibc's module map omits: `responder run` sets its heap thresholds with mallopt().
         .systemLibrary(name: "CMalloc"),
-        // The Swift AMQP client: one I/O thread per connection, async API. The only importer of the C modules.
+        // The Swift AMQP client: I/O threads that each carry one or more connections, async API. The only importer of
+        // the librabbitmq modules.
         .target(
             name: "AMQP",
             dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")],

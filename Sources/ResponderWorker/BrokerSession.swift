@@ -84,7 +84,7 @@ final class BrokerSession: Sendable {
 
     private var stopRequested: Bool { consumer.withLock { $0.stopRequested } }
 
-    /// Runs the session on its thread (see the type's discussion) until it ends.
+    /// Runs the session on its thread (the consuming connection's, where the handlers run too) until it ends.
     func run() async throws {
         try await withTaskExecutorPreference(thread) { try await runOnThread() }
     }

@@ -93,8 +93,20 @@ import Testing
         try oldWriter.close()
         #expect(
             try await store.load(requestIdentifier: "note-1", source: "/tests", eventID: "e-older") == .processed(outputs))
+        // An entry of the event's own source comes before the empty source's, whichever row SQLite reads first.
+        let ownSource = try DatabaseQueue(path: path)
+        try await ownSource.write { db in
+            try db.execute(
+                sql: "INSERT INTO inbox (event_id, source, request_identifier, processed_at) VALUES ('e-older', '/tests', 'note-2', ?)",
+                arguments: [Date().timeIntervalSince1970])
+        }
+        try ownSource.close()
+        #expect(try await store.load(requestIdentifier: "note-2", source: "/tests", eventID: "e-older") == .processed([]))
+        #expect(
+            try await store.load(requestIdentifier: "note-1", source: "/another-source", eventID: "e-older")
+                == .processed(outputs))
         // Pruning still finds the old entry, and its outputs go with it.
-        #expect(try await store.pruneInbox(processedBefore: Date().addingTimeInterval(60)) == 2)
+        #expect(try await store.pruneInbox(processedBefore: Date().addingTimeInterval(60)) == 3)
         try store.close()
         let upgraded = try DatabaseQueue(path: path)
         #expect(try await upgraded.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM inbox_output") } == 0)

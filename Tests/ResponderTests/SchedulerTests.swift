@@ -153,7 +153,8 @@ import Testing
         #expect(good.event?.id == "e1")
     }
 
-    /// Records, for each call, whether it ran on `executor`; fails each event's first call, retryably.
+    /// Records, for each call, whether it ran on `executor`; fails every other call (the first, the third, ...),
+    /// retryably: a single event's first call, retried once in place.
     struct WhereItRuns: NotificationContentExtension {
         let name = "where-it-runs"
         let categoryIdentifiers: Set<String> = ["photo-category"]
@@ -166,7 +167,7 @@ import Testing
         ) async throws -> ResponseOption {
             onExecutor.append(executor.isCurrent)
             context.state += 1
-            if onExecutor.entries.count.isMultiple(of: 2) == false { throw Boom() }
+            if !onExecutor.entries.count.isMultiple(of: 2) { throw Boom() }
             return .doNotDismiss
         }
     }

@@ -56,7 +56,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
         // Linux, and the thread kept the name of the one that created it (a pool thread's, in `ps` and `perf`). The
         // connecting thread below too.
         let thread = Thread { [self] in
-            c_rabbitmq_name_thread(name)
+            c_name_current_thread(name)
             run()
         }
         thread.start()
@@ -119,7 +119,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
             return
         }
         let opener = Thread { [self] in
-            c_rabbitmq_name_thread("amqp-connect")
+            c_name_current_thread("amqp-connect")
             let arena = Arena()
             switch Session.open(core.configuration, arena: arena) {
             case .failure(let error):

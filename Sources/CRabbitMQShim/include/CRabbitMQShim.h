@@ -24,6 +24,6 @@ ssize_t c_rabbitmq_socket_send(amqp_socket_t *socket, void const *bytes, size_t 
 
 // Names the calling thread for the kernel (what ps, top and perf show), its first 15 bytes: pthread_setname_np is a
 // GNU extension, which Swift's Glibc module does not export.
-void c_rabbitmq_name_thread(char const *name);
+void c_name_current_thread(char const *name);
 
 #endif

@@ -212,9 +212,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 // Not the event's failure: it keeps its retries for its own faults.
                 guard (try? await waitInPlace(unavailability)) != nil else { return nil }
             }
-            outcome = await ServiceContext.withValue(queued.context) {
-                await pipeline.handle([queued.input], concurrency: 1, under: [], holdingBack: nil, on: executor)[0]!
-            }
+            outcome = await ServiceContext.withValue(queued.context) { await pipeline.handle(queued.input, on: executor) }
         }
     }
 }

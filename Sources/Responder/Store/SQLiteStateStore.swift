@@ -277,6 +277,7 @@ public final class SQLiteStateStore: StateStore {
     ///
     /// Two lookups of the key joined by UNION ALL, not `source IN (?, '')` (nor an ORDER BY): SQLite builds a
     /// temporary b-tree for an IN list that drives an index, which cost more than the rest of the query (issue 24).
+    /// SQLite leaves the order of a compound select's rows undefined, so the own source's row is picked here.
     static func inboxMatch(
         source: String, eventID: String, in db: Database
     ) throws -> (source: String, requestIdentifier: String)? {
@@ -284,13 +285,16 @@ public final class SQLiteStateStore: StateStore {
             """
             SELECT source, request_identifier FROM inbox WHERE event_id = ?1 AND source = ?2
             UNION ALL SELECT source, request_identifier FROM inbox WHERE event_id = ?1 AND source = ''
-            LIMIT 1
             """, in: db
         ) { select in
             try select.bind(1, eventID)
             try select.bind(2, source)
-            guard try select.step() else { return nil }
-            return (select.text(0), select.text(1))
+            var match: (source: String, requestIdentifier: String)?
+            while try select.step() {
+                match = (select.text(0), select.text(1))
+                if match!.source == source { break }
+            }
+            return match
         }
     }
 
