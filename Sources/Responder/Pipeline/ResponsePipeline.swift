@@ -61,7 +61,7 @@ public final class ResponsePipeline: Sendable {
         self.logger = logger
     }
 
-    /// Processes one input message from start to end: ``decode(_:)`` then ``handle(_:)``.
+    /// Processes one input message from start to end: ``decode(_:)`` then ``handle(_:on:)``.
     public func process(_ message: InboundMessage) async -> ResponseOutcome {
         do {
             return await handle(try decode(message))
