@@ -78,8 +78,8 @@ VARIANTS = [
     Variant(
         name="limit",
         summary="C on librabbitmq: consume, a confirmed persistent publish for exactly the inputs RedGreen answers "
-                "(the reference logic's update body), acked as the worker acks (the settled prefix with ack(multiple), "
-                "inputs settled behind an unsettled one alone); no decoding: the same broker work as the responder",
+                "(the reference logic's update body), acked as the worker acks (the settled prefix with ack(multiple)); "
+                "no decoding: the same broker work as the responder",
         command=lambda setup, prefetch, scratch: [
             str(setup.build / "limit"), "--events", str(setup.events), "--prefetch", str(prefetch),
             "--answers", str(setup.answers)],

@@ -4,8 +4,8 @@ import Responder
 import Synchronization
 
 /// Settles the inputs of one channel: rejects at once; acks what was accepted when asked to (``sendAcks()``), the
-/// settled prefix with one `multiple` ack and every input accepted behind an unsettled one alone, so no input's
-/// ack waits for another input. Times each acked input from the socket read of its delivery to its ack handed to
+/// settled prefix with one `multiple` ack and every input accepted behind one still being handled alone
+/// (``AckTracker``: behind inputs that only wait for their confirms, it waits for the next `multiple` ack). Times each acked input from the socket read of its delivery to its ack handed to
 /// the connection (`MetricDescription.endToEndDuration`).
 final class Acknowledger: Sendable {
     private let channel: AMQPChannel
@@ -19,6 +19,11 @@ final class Acknowledger: Sendable {
     /// Records a delivery as it arrives, before anything can settle it.
     func received(_ delivery: AMQPDelivery) {
         tracker.withLock { $0.received(delivery.deliveryTag, arrivalTime: delivery.arrivalTime) }
+    }
+
+    /// Records that `tag` was handled and its outputs published: it waits only for their confirms now.
+    func confirming(_ tag: UInt64) {
+        tracker.withLock { $0.confirming(tag) }
     }
 
     /// Rejects `tag` without requeueing: the input queue's dead-letter exchange takes the message as the broker

@@ -395,7 +395,10 @@ final class BrokerSession: Sendable {
                     forwarded.body, exchange: forwarded.exchange, routingKey: forwarded.routingKey, mandatory: true,
                     properties: forwarded.properties))
         }
-        if !confirmations.isEmpty { try? pipeline.configuration.stepReached?(.afterPublish) }
+        if !confirmations.isEmpty {
+            completion.tag.input.acks.confirming(delivery.deliveryTag)
+            try? pipeline.configuration.stepReached?(.afterPublish)
+        }
         return Settlement(
             received: completion.tag, confirmations: confirmations,
             publishSpan: publishSpan, outcome: outcome, reason: reason)

@@ -55,17 +55,59 @@ import Testing
         #expect(tracker.count == 0)
     }
 
-    @Test(arguments: [Set<UInt64>(), [2], [1, 4], [3, 5], [1, 2, 3, 4, 5]])
-    func neverAcksPastAnUnsettledDelivery(rejected: Set<UInt64>) {
-        // Every order of settling five deliveries (`rejected` ones rejected, the rest accepted), taking the acks
-        // after each: no ack covers a delivery in flight or names a rejected one, and every accepted delivery is
-        // acked exactly once, as soon as it is settled (a crash at any point loses nothing unsettled, and the
+    /// Behind deliveries that only wait for their confirms, a settled one waits for the `multiple` ack their
+    /// confirms bring, instead of an ack frame of its own (each a command in a quorum queue's log).
+    @Test func aDeliveryBehindOnesWaitingForConfirmsWaitsForTheMultipleAck() {
+        let start = ContinuousClock.now
+        func arrival(_ tag: UInt64) -> ContinuousClock.Instant { start + .milliseconds(Int(tag)) }
+        var tracker = AckTracker()
+        for tag in UInt64(1)...4 { tracker.received(tag, arrivalTime: arrival(tag)) }
+        tracker.confirming(1)
+        tracker.settled(2, acked: true)
+        tracker.confirming(3)
+        tracker.settled(4, acked: true)
+        #expect(tracker.takeAcks().isEmpty)
+        #expect(tracker.count == 4)
+        tracker.settled(1, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 2, arrivalTimes: [arrival(1), arrival(2)]))
+        tracker.settled(3, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 4, arrivalTimes: [arrival(3), arrival(4)]))
+        #expect(tracker.count == 0)
+    }
+
+    /// Behind a delivery still being handled (a slow handler, an ordered retry's delay), settled ones go alone at
+    /// once, even those also behind deliveries waiting for confirms.
+    @Test func aDeliveryBehindOneBeingHandledIsAckedAloneThoughOthersWaitForConfirms() {
+        var tracker = tracker(receiving: 1...5)
+        tracker.confirming(1)
+        tracker.settled(2, acked: true)
+        tracker.settled(4, acked: true)
+        tracker.confirming(5)
+        // 3 is being handled: 4 goes alone; 2 is behind 1's confirm only and waits.
+        #expect(tracker.takeAcks() == Acks(alone: [4]))
+        tracker.settled(1, acked: false)
+        #expect(tracker.takeAcks() == Acks(through: 2))
+        tracker.settled(3, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 3))
+        tracker.settled(5, acked: true)
+        #expect(tracker.takeAcks() == Acks(through: 5))
+        #expect(tracker.count == 0)
+    }
+
+    @Test(arguments: [Set<UInt64>(), [2], [1, 4], [3, 5], [1, 2, 3, 4, 5]], [Set<UInt64>(), [1], [2, 4], [1, 2, 3, 4, 5]])
+    func neverAcksPastAnUnsettledDelivery(rejected: Set<UInt64>, confirming: Set<UInt64>) {
+        // Every order of settling five deliveries (`rejected` ones rejected, the rest accepted; `confirming` ones
+        // waiting for confirms first), taking the acks after each: no ack covers a delivery in flight or names a
+        // rejected one, and every accepted delivery is acked exactly once, as soon as it is settled unless only
+        // deliveries waiting for confirms are ahead of it (a crash at any point loses nothing unsettled, and the
         // broker never sees a tag twice).
         for order in permutations(Array(UInt64(1)...5)) {
             var tracker = tracker(receiving: 1...5)
+            for tag in confirming.sorted() { tracker.confirming(tag) }
             var accepted = Set<UInt64>()
             var rejectedSoFar = Set<UInt64>()
             var acked = Set<UInt64>()
+            var due = Set<UInt64>()
             for tag in order {
                 tracker.settled(tag, acked: !rejected.contains(tag))
                 if rejected.contains(tag) { rejectedSoFar.insert(tag) } else { accepted.insert(tag) }
@@ -81,8 +123,14 @@ import Testing
                     #expect(accepted.contains(tag) && !acked.contains(tag))
                     acked.insert(tag)
                 }
-                #expect(acked == accepted)
+                // Due: accepted deliveries behind one being handled, or with every delivery ahead settled; the
+                // others wait for the confirms ahead of them.
+                let settled = accepted.union(rejectedSoFar)
+                let handling = (UInt64(1)...5).first { !settled.contains($0) && !confirming.contains($0) } ?? 6
+                due.formUnion(accepted.filter { tag in tag > handling || (UInt64(1)..<tag).allSatisfy(settled.contains) })
+                #expect(acked == due)
             }
+            #expect(acked == accepted)
             #expect(tracker.count == 0)
         }
     }
