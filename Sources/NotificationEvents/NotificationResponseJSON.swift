@@ -179,7 +179,7 @@ private struct ResponseEventReader {
     }
 
     private func matches(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        key.count == name.utf8CodeUnitCount && memcmp(key.baseAddress!, name.utf8Start, key.count) == 0
+        JSONTape.plainKey(key, is: name)
     }
 
     /// Whether the member is there and not null: the contract reads null in an optional field as absent.

@@ -136,6 +136,8 @@ final class ContractEncoder: Encoder {
     /// set more than once (or in canonically equivalent spellings) appears once, in its first spelling and
     /// place, with its last value, as in the dictionary Foundation collects members in.
     private func sortedMembers() -> [Int] {
+        // Nothing to sort or merge, as in a handler's state of one member: sorting cost about 1,000 instructions.
+        if members.count < 2 { return Array(members.indices) }
         guard keysAreASCII else { return sortedMembersByString() }
         return scratch.withUnsafeBufferPointer { scratch in
             func order(_ first: Int, _ second: Int) -> Int {

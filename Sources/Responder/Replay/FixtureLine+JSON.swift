@@ -67,16 +67,16 @@ extension RecordedProperties {
             key(name)
             JSONText.appendString(value, to: &bytes)
         }
-        func integer(_ name: StaticString, _ value: (some BinaryInteger)?) {
+        func integer(_ name: StaticString, _ value: Int64?) {
             guard let value else { return }
             key(name)
-            JSONText.appendInteger(value, to: &bytes)
+            JSONText.appendInt64(value, to: &bytes)
         }
         string(#""appId":"#, properties.appId)
         string(#""contentEncoding":"#, properties.contentEncoding)
         string(#""contentType":"#, properties.contentType)
         string(#""correlationId":"#, properties.correlationId)
-        integer(#""deliveryMode":"#, properties.deliveryMode?.rawValue)
+        integer(#""deliveryMode":"#, properties.deliveryMode.map { Int64($0.rawValue) })
         if !properties.headers.isEmpty {
             key(#""headers":"#)
             // At the depth the generic encoder gives it: the line is 0, its properties 1.

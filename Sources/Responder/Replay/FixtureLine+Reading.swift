@@ -2,7 +2,8 @@ import Foundation
 import NotificationEvents
 
 // Replay reads every line of a fixture, so a line is read here directly from the parser's tape in one pass over its
-// members, rather than through `Decodable` with a keyed lookup for each (Benchmarks/PROFILE.md). The reader only
+// members, rather than through `Decodable` with a keyed lookup for each (Benchmarks/PROFILE.md), and each key is
+// compared by its bytes (a `String` of each cost about 250 instructions, 5,000 a line). The reader only
 // accepts: a line it does not fully understand (a key with escapes or bytes beyond ASCII, a null or a value of
 // another type, an integer written as a float) or that breaks a rule gives nil, and the strict reader (the contract's
 // decoder on `FixtureLine.init(from:)`) judges it, so every refusal keeps the strict reader's reason and field path.
@@ -37,20 +38,30 @@ extension FixtureLine {
         var bodyBase64: String?
         var key = 1
         while key < tape.nodes[0].next {
+            guard !tape.nodes[key].needsDecoding else { return nil }
             let value = key + 1
             let kind = tape.nodes[value].kind
-            switch tape.plainKey(at: key) {
-            case "exchange" where kind == .string: exchange = tape.string(at: value)
-            case "routingKey" where kind == .string: routingKey = tape.string(at: value)
-            case "redelivered" where kind == .true || kind == .false: redelivered = kind == .true
-            case "properties":
+            func named(_ name: StaticString) -> Bool { tape.plainKey(at: key, is: name) }
+            if named("exchange") {
+                guard kind == .string else { return nil }
+                exchange = tape.string(at: value)
+            } else if named("routingKey") {
+                guard kind == .string else { return nil }
+                routingKey = tape.string(at: value)
+            } else if named("redelivered") {
+                guard kind == .true || kind == .false else { return nil }
+                redelivered = kind == .true
+            } else if named("properties") {
                 guard let read = RecordedProperties.directlyRead(from: tape, at: value) else { return nil }
                 properties = read
-            case "body" where kind != .null: body = RawJSON(tape, node: value)
-            case "bodyBase64" where kind == .string: bodyBase64 = tape.string(at: value)
-            case "exchange", "routingKey", "redelivered", "body", "bodyBase64", nil: return nil
-            default: break  // unknown members are allowed, as the strict reader allows them
+            } else if named("body") {
+                guard kind != .null else { return nil }
+                body = RawJSON(tape, node: value)
+            } else if named("bodyBase64") {
+                guard kind == .string else { return nil }
+                bodyBase64 = tape.string(at: value)
             }
+            // Unknown members are allowed, as the strict reader allows them.
             key = tape.nodes[value].next
         }
         guard let exchange, let routingKey, let properties, (body == nil) != (bodyBase64 == nil) else { return nil }
@@ -68,38 +79,41 @@ extension RecordedProperties {
         var properties = MessageProperties()
         var key = node + 1
         while key < tape.nodes[node].next {
+            guard !tape.nodes[key].needsDecoding else { return nil }
             let value = key + 1
             let kind = tape.nodes[value].kind
-            switch tape.plainKey(at: key) {
-            case "contentType" where kind == .string: properties.contentType = tape.string(at: value)
-            case "contentEncoding" where kind == .string: properties.contentEncoding = tape.string(at: value)
-            case "messageId" where kind == .string: properties.messageId = tape.string(at: value)
-            case "correlationId" where kind == .string: properties.correlationId = tape.string(at: value)
-            case "type" where kind == .string: properties.type = tape.string(at: value)
-            case "appId" where kind == .string: properties.appId = tape.string(at: value)
-            case "timestamp" where kind == .integer && tape.integer(at: value) >= 0:
+            func named(_ name: StaticString) -> Bool { tape.plainKey(at: key, is: name) }
+            func string() -> String? { kind == .string ? tape.string(at: value) : nil }
+            if named("contentType") {
+                guard let text = string() else { return nil }
+                properties.contentType = text
+            } else if named("contentEncoding") {
+                guard let text = string() else { return nil }
+                properties.contentEncoding = text
+            } else if named("messageId") {
+                guard let text = string() else { return nil }
+                properties.messageId = text
+            } else if named("correlationId") {
+                guard let text = string() else { return nil }
+                properties.correlationId = text
+            } else if named("type") {
+                guard let text = string() else { return nil }
+                properties.type = text
+            } else if named("appId") {
+                guard let text = string() else { return nil }
+                properties.appId = text
+            } else if named("timestamp") {
+                guard kind == .integer, tape.integer(at: value) >= 0 else { return nil }
                 properties.timestamp = tape.integer(at: value)
-            case "deliveryMode" where kind == .integer && (1...2).contains(tape.integer(at: value)):
+            } else if named("deliveryMode") {
+                guard kind == .integer, (1...2).contains(tape.integer(at: value)) else { return nil }
                 properties.deliveryMode = MessageProperties.DeliveryMode(rawValue: Int(tape.integer(at: value)))
-            case "headers" where kind == .object: properties.headers = tape.members(at: value)
-            case "contentType", "contentEncoding", "messageId", "correlationId", "type", "appId", "timestamp",
-                "deliveryMode", "headers", nil:
-                return nil
-            default: break
+            } else if named("headers") {
+                guard kind == .object else { return nil }
+                properties.headers = tape.members(at: value)
             }
             key = tape.nodes[value].next
         }
         return properties
-    }
-}
-
-extension JSONTape {
-    /// The key at `index` when it is plain ASCII without escapes, so its bytes are its text; nil otherwise.
-    fileprivate func plainKey(at index: Int) -> String? {
-        let key = nodes[index]
-        guard !key.needsDecoding else { return nil }
-        return bytes.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[key.textRange]), as: UTF8.self)
-        }
     }
 }
