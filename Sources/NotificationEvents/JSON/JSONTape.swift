@@ -126,8 +126,6 @@ package final class JSONTape: Sendable {
         return StrictJSONParser.decodeString(bytes, node.textRange)
     }
 
-    /// Whether the strings `first` and `second` of a document's `bytes` are equal as Swift compares strings
-    /// (Unicode canonical equivalence).
     /// Whether the key at `index` is plain (ASCII without escapes, so its bytes are its text) and spelled `name`:
     /// compared byte by byte, without making a `String` of it.
     package func plainKey(at index: Int, is name: StaticString) -> Bool {
@@ -140,6 +138,8 @@ package final class JSONTape: Sendable {
         key.count == name.utf8CodeUnitCount && (key.isEmpty || memcmp(key.baseAddress!, name.utf8Start, key.count) == 0)
     }
 
+    /// Whether the strings `first` and `second` of a document's `bytes` are equal as Swift compares strings
+    /// (Unicode canonical equivalence).
     static func key(_ first: Node, equals second: Node, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard first.needsDecoding || second.needsDecoding else {
             return first.end - first.start == second.end - second.start
