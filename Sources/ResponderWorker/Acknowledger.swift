@@ -5,8 +5,9 @@ import Synchronization
 
 /// Settles the inputs of one channel: rejects at once; acks what was accepted when asked to (``sendAcks()``), the
 /// settled prefix with one `multiple` ack and every input accepted behind one still being handled alone
-/// (``AckTracker``: behind inputs that only wait for their confirms, it waits for the next `multiple` ack). Times each acked input from the socket read of its delivery to its ack handed to
-/// the connection (`MetricDescription.endToEndDuration`).
+/// (``AckTracker``: behind inputs that only wait for their confirms, it waits for the next `multiple` ack). Times
+/// each acked input from the socket read of its delivery to its ack handed to the connection
+/// (`MetricDescription.endToEndDuration`).
 final class Acknowledger: Sendable {
     private let channel: AMQPChannel
     private let tracker = Mutex(AckTracker())
@@ -38,20 +39,26 @@ final class Acknowledger: Sendable {
     }
 
     /// Records `tag` accepted, to be acked by the next ``sendAcks()``, or rejects it back to the queue for
-    /// redelivery now.
+    /// redelivery now, with the acks of the inputs that waited for it.
     ///
     /// basic.reject, not basic.nack: an input goes back only when the broker refused one of its outputs, and that
     /// must count against the quorum queue's delivery limit, so an output the broker refuses every time ends in
     /// the dead-letter queue instead of a requeue loop. RabbitMQ up to 4.2 counts both; 4.3 counts only a reject
     /// (a nack there means "not processed", which does not count).
     func settle(_ tag: UInt64, accepted: Bool) throws(AMQPError) {
-        try tracker.withLock { tracker throws(AMQPError) in
-            if !accepted { try channel.reject(deliveryTag: tag, requeue: true) }
-            tracker.settled(tag, acked: accepted)
+        guard !accepted else { return tracker.withLock { $0.settled(tag, acked: true) } }
+        // Inputs accepted behind this one may wait for it (AckTracker): their acks go out with the reject, since
+        // no ``sendAcks()`` may follow for this channel.
+        let sent = try tracker.withLock { tracker throws(AMQPError) in
+            try channel.reject(deliveryTag: tag, requeue: true)
+            tracker.settled(tag, acked: false)
+            return try send(tracker.takeAcks())
         }
+        time(sent)
     }
 
-    /// Acks every input accepted since the last call; once it returns, their acks are on their way to the broker.
+    /// Acks the inputs accepted and not yet acked, except those that wait for the confirms of inputs ahead of them
+    /// (``AckTracker/takeAcks()``); once it returns, these acks are on their way to the broker.
     func sendAcks() throws(AMQPError) {
         // Under the lock, so acks leave in the order the tracker produced them: a `multiple` ack must not overtake
         // an ack alone of a tag it passes.

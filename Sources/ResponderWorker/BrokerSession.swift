@@ -12,8 +12,9 @@ import Tracing
 /// pipeline, publish what they produced, wait for the broker's confirms, then acknowledge the inputs.
 ///
 /// Inputs arrive and are acknowledged on one connection and outputs leave on another, as RabbitMQ advises: when
-/// the broker blocks a publishing connection (memory or disk alarm), the consuming one keeps its acks and
-/// heartbeats flowing. The AMQP client holds publishes while blocked; the session only reports it.
+/// the broker blocks a publishing connection (memory or disk alarm), the consuming one keeps its heartbeats and the
+/// acks of inputs not waiting for a held publish flowing. The AMQP client holds publishes while blocked; the
+/// session only reports it.
 ///
 /// It consumes the topology's ``Topology/consumedQueues``, each on a channel of its own (so each has its own
 /// delivery tags and its share of the prefetch, ``WorkerConfiguration/consumedQueuePrefetches``): the input queue,
@@ -201,7 +202,7 @@ final class BrokerSession: Sendable {
         }
     }
 
-    /// Five loops, so that no input waits on another's confirm: intake feeds the scheduler what each read pass
+    /// Five loops, so that no input's handling waits on another's confirm: intake feeds the scheduler what each read pass
     /// brought, the scheduler handles all that arrived since its last pass as one batch (one store load and one
     /// commit; each notification's events in order), publishing hands each completion's messages to the connection in
     /// completion order (which keeps a notification's updates in order on the wire), confirming waits for the
@@ -220,7 +221,8 @@ final class BrokerSession: Sendable {
             retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [],
             waitInPlace: topology.isOrdered ? outageWait : nil, executor: thread)
         // Inputs that published something wait for their confirms; the others are settled at once, so that an
-        // input without outputs (three in four on RedGreen's mix) is not acked after a confirm it does not need.
+        // input without outputs (three in four on RedGreen's mix) is acked as soon as no input ahead of it waits for a
+        // confirm (AckTracker: behind one that does, the confirm's `multiple` ack covers it).
         let confirming = HandOff<Settlement>()
         let ready = HandOff<Settlement>()
         try await withThrowingTaskGroup(of: Void.self) { group in
