@@ -176,6 +176,74 @@ import Testing
         #expect(tracker.takeAcks() == Acks(through: 3))
     }
 
+    /// One step of an input's life as the session reports it: its outputs published, or its settlement.
+    private enum Step: Equatable {
+        case confirming(UInt64)
+        case settled(UInt64)
+    }
+
+    /// Every order of four deliveries' steps in which each first waits for its confirms and is then settled (the
+    /// session's order for an input that publishes), interleaved every way, with `rejected` ones rejected: acks
+    /// never cover a delivery in flight nor name a rejected one, each accepted delivery is acked once, as soon as it
+    /// is due (behind one being handled, or with every delivery ahead settled), and each ack pass gives exactly the
+    /// read times of the deliveries it acks.
+    @Test(arguments: [Set<UInt64>(), [1], [2, 3]])
+    func interleavedConfirmsAndSettlementsAckEachDeliveryOnceWhenDue(rejected: Set<UInt64>) {
+        let start = ContinuousClock.now
+        func arrival(_ tag: UInt64) -> ContinuousClock.Instant { start + .milliseconds(Int(tag)) }
+        let tags = Array(UInt64(1)...4)
+        for order in orders(of: tags.flatMap { [Step.confirming($0), Step.settled($0)] }) {
+            var tracker = AckTracker()
+            for tag in tags { tracker.received(tag, arrivalTime: arrival(tag)) }
+            var confirming = Set<UInt64>()
+            var settled = Set<UInt64>()
+            var acked = Set<UInt64>()
+            var due = Set<UInt64>()
+            for step in order {
+                switch step {
+                case .confirming(let tag):
+                    tracker.confirming(tag)
+                    confirming.insert(tag)
+                case .settled(let tag):
+                    tracker.settled(tag, acked: !rejected.contains(tag))
+                    settled.insert(tag)
+                }
+                let acks = tracker.takeAcks()
+                var newlyAcked: [UInt64] = []
+                if let through = acks.through {
+                    let covered = (UInt64(1)...through).filter { !acked.contains($0) && !rejected.contains($0) }
+                    #expect(covered.allSatisfy { settled.contains($0) })
+                    newlyAcked += covered
+                }
+                for tag in acks.alone {
+                    #expect(settled.contains(tag) && !rejected.contains(tag) && !acked.contains(tag))
+                    newlyAcked.append(tag)
+                }
+                #expect(Set(newlyAcked).count == newlyAcked.count)
+                acked.formUnion(newlyAcked)
+                #expect(acks.arrivalTimes.sorted() == newlyAcked.map(arrival).sorted())
+                let accepted = settled.subtracting(rejected)
+                let handling = tags.first { !settled.contains($0) && !confirming.contains($0) } ?? 5
+                due.formUnion(accepted.filter { tag in tag > handling || (1..<tag).allSatisfy(settled.contains) })
+                #expect(acked == due)
+            }
+            #expect(acked == Set(tags).subtracting(rejected))
+            #expect(tracker.count == 0)
+        }
+    }
+
+    /// Every order of `steps` in which each delivery's `confirming` step comes before its `settled` one.
+    private func orders(of steps: [Step]) -> [[Step]] {
+        guard !steps.isEmpty else { return [[]] }
+        return steps.indices.flatMap { index -> [[Step]] in
+            let step = steps[index]
+            if case .settled(let tag) = step, steps.contains(.confirming(tag)) { return [] }
+            var rest = steps
+            rest.remove(at: index)
+            return orders(of: rest).map { [step] + $0 }
+        }
+    }
+
     private func permutations(_ tags: [UInt64]) -> [[UInt64]] {
         guard let first = tags.first else { return [[]] }
         return permutations(Array(tags.dropFirst())).flatMap { rest in
