@@ -203,8 +203,8 @@ final class BrokerSession: Sendable {
     }
 
     /// Five loops, so that no input's handling waits on another's confirm: intake feeds the scheduler what each read pass
-    /// brought, the scheduler handles all that arrived since its last pass as one batch (one store load and one
-    /// commit; each notification's events in order), publishing hands each completion's messages to the connection in
+    /// brought, the scheduler handles all that arrived since its last pass in batches of at most half the prefetch
+    /// (``WorkerConfiguration/largestBatch``; each one store load and one commit; each notification's events in order), publishing hands each completion's messages to the connection in
     /// completion order (which keeps a notification's updates in order on the wire), confirming waits for the
     /// confirms of inputs with outputs, in the order they were published, and acknowledges them as they arrive,
     /// and settling acknowledges the inputs without outputs as they come; inputs settled together share one call.
@@ -219,7 +219,8 @@ final class BrokerSession: Sendable {
         let scheduler = ResponseScheduler<Received>(
             pipeline: pipeline, maxConcurrentNotifications: configuration.concurrency,
             retryDelaysInPlace: topology.isOrdered ? topology.retryDelays.map { .seconds($0) } : [],
-            waitInPlace: topology.isOrdered ? outageWait : nil, executor: thread)
+            waitInPlace: topology.isOrdered ? outageWait : nil, executor: thread,
+            maxBatchSize: configuration.largestBatch)
         // Inputs that published something wait for their confirms; the others are settled at once, so that an
         // input without outputs (three in four on RedGreen's mix) is acked as soon as no input ahead of it waits for a
         // confirm (AckTracker: behind one that does, the confirm's `multiple` ack covers it).
@@ -231,8 +232,8 @@ final class BrokerSession: Sendable {
                 defer { scheduler.finish() }
                 // One intake per consumed queue: each submits in its queue's order, which is all the scheduler
                 // needs, since a notification's events are all in one queue. What arrived in one read pass is
-                // submitted together, and the scheduler handles all that was submitted since its last pass as one
-                // batch, whichever queues it came from.
+                // submitted together, and the scheduler handles all that was submitted since its last pass in
+                // batches of at most half the prefetch, whichever queues it came from.
                 try await withThrowingTaskGroup(of: Void.self) { intakes in
                     for (deliveries, input) in consumers {
                         intakes.addTask {

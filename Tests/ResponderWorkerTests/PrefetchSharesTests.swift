@@ -31,4 +31,14 @@ import Testing
         #expect(Self.shares(prefetch: 2, shards: 3) == [1, 1, 1])
         #expect(Self.shares(prefetch: 1, shards: 1024).allSatisfy { $0 == 1 })
     }
+
+    /// What arrived together is handled in batches of half the prefetch, so the broker works on one half of the window
+    /// while the client handles the other; never an empty batch.
+    @Test func aBatchIsHalfThePrefetchAtLeastOne() {
+        var configuration = WorkerConfiguration()
+        for (prefetch, batch) in [(200, 100), (201, 100), (3, 1), (2, 1), (1, 1)] {
+            configuration.prefetch = UInt16(prefetch)
+            #expect(configuration.largestBatch == batch, "prefetch \(prefetch)")
+        }
+    }
 }

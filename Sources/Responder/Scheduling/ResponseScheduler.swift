@@ -3,10 +3,11 @@ import NotificationEvents
 import Tracing
 
 /// Feeds input messages through a ``ResponsePipeline`` a batch at a time, in the order that keeps per-notification
-/// state right: everything submitted since the last pass is decoded and handled as one batch
-/// (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``), where the events of one notification are handled
-/// in the order they were submitted and the chains of different notifications concurrently, at most
-/// `maxConcurrentNotifications` at once; the next batch is handled once this one's outcomes are reported.
+/// state right: everything submitted since the last pass is decoded and handled as one batch, or as several in order
+/// when it is longer than the scheduler's largest batch (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``),
+/// where the events of one notification are handled in the order they were submitted and the chains of different
+/// notifications concurrently, at most `maxConcurrentNotifications` at once; the next batch is handled once this one's
+/// outcomes are reported.
 ///
 /// A message that does not decode has no notification: its dead-letter outcome is reported at once.
 /// Each outcome is reported on ``completions`` as soon as it is known, tagged with what the caller submitted
@@ -66,6 +67,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let retryDelaysInPlace: [Duration]
     private let waitInPlace: (@Sendable (Unavailability) async throws -> Void)?
     private let executor: (any TaskExecutor)?
+    private let maxBatchSize: Int
 
     /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
     /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
@@ -78,11 +80,19 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     ///
     /// The handlers run on `executor` (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``): pass the
     /// one ``run()`` runs on, if it has one, so that handling an event wakes no other thread.
+    ///
+    /// What arrived in one pass is handled in batches of at most `maxBatchSize` events, in order, each one's outcomes
+    /// reported before the next is handled: a caller that publishes the outcomes meanwhile (a broker session on its
+    /// own thread) keeps the broker busy with one batch's outputs while the next is handled, instead of leaving it
+    /// idle while the whole pass is. Unbounded by default.
     public init(
         pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = [],
-        waitInPlace: (@Sendable (Unavailability) async throws -> Void)? = nil, executor: (any TaskExecutor)? = nil
+        waitInPlace: (@Sendable (Unavailability) async throws -> Void)? = nil, executor: (any TaskExecutor)? = nil,
+        maxBatchSize: Int = .max
     ) {
         precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
+        precondition(maxBatchSize > 0, "maxBatchSize must be positive")
+        self.maxBatchSize = maxBatchSize
         self.pipeline = pipeline
         self.maxConcurrentNotifications = maxConcurrentNotifications
         self.retryDelaysInPlace = retryDelaysInPlace
@@ -140,10 +150,22 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                     }
                 }
                 taken.removeAll(keepingCapacity: true)
-                if !batch.isEmpty {
-                    await handle(batch, holding: &held, in: &group)
-                    batch.removeAll(keepingCapacity: true)
+                var start = batch.startIndex
+                while start < batch.endIndex {
+                    let end = start + min(maxBatchSize, batch.endIndex - start)
+                    // An event that an earlier batch of this pass held back holds its notification's later events.
+                    var chunk: [Queued] = []
+                    for queued in batch[start..<end] {
+                        if held[queued.input.requestIdentifier] != nil {
+                            held[queued.input.requestIdentifier]!.append(queued)
+                        } else {
+                            chunk.append(queued)
+                        }
+                    }
+                    if !chunk.isEmpty { await handle(chunk, holding: &held, in: &group) }
+                    start = end
                 }
+                batch.removeAll(keepingCapacity: true)
                 if inputEnded, held.isEmpty { break }
             }
         }
