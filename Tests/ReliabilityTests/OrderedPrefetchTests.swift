@@ -67,8 +67,13 @@ struct OrderedPrefetchTests {
         // What it holds: once the broker's count of unacknowledged shard inputs agrees with the worker's own
         // (rabbitmqctl's counts of a quorum queue lag by seconds), it is the prefetch, while every shard still has
         // inputs ready for it.
+        // A listing that leaves a shard out (as the consumers' may) is read again.
         let shardCounts = { @Sendable in
-            try await node.queueCounts(prefix: topology.prefix).filter { shardQueues.contains($0.key) }
+            while true {
+                let counts = try await node.queueCounts(prefix: topology.prefix).filter { shardQueues.contains($0.key) }
+                if counts.count == Self.shards { return counts }
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
         try await waitFor(timeout: .seconds(60), "the broker's and the worker's counts of held inputs to agree") {
             let held = try await shardCounts().values.map(\.unacknowledged).reduce(0, +)
