@@ -71,7 +71,7 @@ extension RecordedProperties {
         func integer(_ name: StaticString, _ value: Int64?) {
             guard let value else { return }
             key(name)
-            JSONText.appendInt64(value, to: &bytes)
+            JSONText.appendInteger(value, to: &bytes)
         }
         string(#""appId":"#, properties.appId)
         string(#""contentEncoding":"#, properties.contentEncoding)
