@@ -158,6 +158,6 @@ package struct FailureRouting: Sendable {
         var headers = info.headers
         // A retry is not a dead letter yet: it carries the history but no reason, so nobody mistakes it for one.
         if reason == nil { headers[DeadLetterInfo.Header.reason.rawValue] = nil }
-        return FieldTable(headers.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) })
+        return FieldTable(json: headers)
     }
 }

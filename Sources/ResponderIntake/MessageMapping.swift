@@ -58,11 +58,42 @@ extension BasicProperties {
         type = properties.type
         appID = properties.appId
         timestamp = properties.timestamp.map { UInt64(clamping: $0) }
-        deliveryMode = properties.deliveryMode.map { $0 == .persistent ? .persistent : .transient }
-        // Most outputs carry no headers: sorting and mapping none still cost about 800 instructions an output.
-        if !properties.headers.isEmpty {
-            headers = FieldTable(properties.headers.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) })
+        deliveryMode = properties.deliveryMode.map(DeliveryMode.init)
+        headers = FieldTable(json: properties.headers)
+    }
+}
+
+extension PublishLimits {
+    /// Why a message with these properties cannot be published, or `nil` when it can: the check of
+    /// `BasicProperties(properties)`, property by property as the initializer above maps them, without making them
+    /// (every output is checked, and making its AMQP properties cost more than measuring them). Headers, which most
+    /// outputs do not have, are measured in their AMQP form: the one mapping of JSON values to field values.
+    public func problem(exchange: String, routingKey: String, properties: MessageProperties, bodySize: Int) -> String? {
+        problem(
+            exchange: exchange, routingKey: routingKey, bodySize: bodySize, contentType: properties.contentType,
+            contentEncoding: properties.contentEncoding, correlationID: properties.correlationId,
+            messageID: properties.messageId, type: properties.type, appID: properties.appId,
+            deliveryMode: properties.deliveryMode.map(BasicProperties.DeliveryMode.init),
+            timestamp: properties.timestamp.map { UInt64(clamping: $0) }, headers: FieldTable(json: properties.headers))
+    }
+}
+
+extension BasicProperties.DeliveryMode {
+    /// AMQP's delivery mode for the pipeline's.
+    init(_ mode: MessageProperties.DeliveryMode) {
+        self = mode == .persistent ? .persistent : .transient
+    }
+}
+
+extension FieldTable {
+    /// A table of JSON values, sorted by key: the AMQP form of headers and of JSON objects. An empty object makes an
+    /// empty table at once: most outputs carry no headers, and sorting and mapping none cost about 800 instructions.
+    init(json object: [String: JSONValue]) {
+        guard !object.isEmpty else {
+            self.init()
+            return
         }
+        self.init(object.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) })
     }
 }
 
@@ -113,7 +144,7 @@ extension FieldValue {
         case .number(let value): self = .double(value)
         case .string(let value): self = .string(value)
         case .array(let values): self = .array(values.map(FieldValue.init))
-        case .object(let object): self = .table(FieldTable(object.sorted { $0.key < $1.key }.map { ($0.key, FieldValue($0.value)) }))
+        case .object(let object): self = .table(FieldTable(json: object))
         }
     }
 }

@@ -7,7 +7,7 @@ extension PublishLimits {
     /// out over AMQP checks before it commits (`PipelineConfiguration.publishability`).
     public func problem(_ output: OutboundMessage) -> String? {
         problem(
-            exchange: output.exchange, routingKey: output.routingKey, properties: BasicProperties(output.properties),
+            exchange: output.exchange, routingKey: output.routingKey, properties: output.properties,
             bodySize: output.body.count)
     }
 }

@@ -56,3 +56,67 @@ import Testing
         #expect(FieldTable(wire: wire ?? []) == everything)
     }
 }
+
+/// Each property of the content header counts as the wire carries it, and the first of two too long is the one named.
+@Suite struct PublishLimitsPropertyTests {
+    static var shortStrings: [(name: String, path: WritableKeyPath<BasicProperties, String?>)] {
+        [
+            ("content-type", \.contentType), ("content-encoding", \.contentEncoding), ("correlation-id", \.correlationID),
+            ("reply-to", \.replyTo), ("expiration", \.expiration), ("message-id", \.messageID), ("type", \.type),
+            ("user-id", \.userID), ("app-id", \.appID),
+        ]
+    }
+    let limits = PublishLimits(frameMax: 131_072)
+
+    func problem(_ properties: BasicProperties, limits: PublishLimits? = nil) -> String? {
+        (limits ?? self.limits).problem(exchange: "e", routingKey: "k", properties: properties, bodySize: 0)
+    }
+
+    @Test(arguments: shortStrings.map(\.name))
+    func eachShortStringFits255BytesAndIsNamedAt256(name: String) throws {
+        let path = try #require(Self.shortStrings.first { $0.name == name }).path
+        var properties = BasicProperties()
+        properties[keyPath: path] = String(repeating: "x", count: 255)
+        #expect(problem(properties) == nil)
+        properties[keyPath: path] = String(repeating: "x", count: 256)
+        #expect(problem(properties) == "the \(name) property has 256 bytes, over 255")
+    }
+
+    @Test func ofTwoShortStringsTooLongTheFirstInTheContentHeaderIsNamed() {
+        for (index, first) in Self.shortStrings.enumerated() {
+            for second in Self.shortStrings[(index + 1)...] {
+                var properties = BasicProperties()
+                properties[keyPath: second.path] = String(repeating: "y", count: 300)
+                properties[keyPath: first.path] = String(repeating: "x", count: 256)
+                #expect(problem(properties) == "the \(first.name) property has 256 bytes, over 255")
+            }
+        }
+    }
+
+    /// Every property set: each short string of 200 bytes (1 + 200 each), delivery mode and priority (1 each), a
+    /// timestamp (8) and a header `h` of an int32 (4 + 1 + 1 + 1 + 4): 1,809 + 2 + 8 + 11 = 1,830 bytes, so a frame of
+    /// 1,852 holds them exactly (8 bytes of frame, 14 of the header's own fields) and one of 1,851 does not.
+    @Test func everyPropertyCountsUpToTheLastByteOfTheFrame() {
+        var properties = BasicProperties(headers: ["h": .int32(1)], deliveryMode: .persistent, priority: 9, timestamp: 1)
+        for (_, path) in Self.shortStrings { properties[keyPath: path] = String(repeating: "v", count: 200) }
+        #expect(problem(properties, limits: PublishLimits(frameMax: 1_852)) == nil)
+        #expect(
+            problem(properties, limits: PublishLimits(frameMax: 1_851))
+                == "the properties need 1830 bytes, over the 1829 a frame of 1851 holds")
+        for (_, path) in Self.shortStrings {
+            var shorter = properties
+            shorter[keyPath: path] = String(repeating: "v", count: 199)
+            #expect(problem(shorter, limits: PublishLimits(frameMax: 1_851)) == nil)
+        }
+        var noDeliveryMode = properties
+        noDeliveryMode.deliveryMode = nil
+        #expect(problem(noDeliveryMode, limits: PublishLimits(frameMax: 1_851)) == nil)
+        var noPriority = properties
+        noPriority.priority = nil
+        #expect(problem(noPriority, limits: PublishLimits(frameMax: 1_851)) == nil)
+        var noTimestamp = properties
+        noTimestamp.timestamp = nil
+        #expect(problem(noTimestamp, limits: PublishLimits(frameMax: 1_844)) == nil)
+        #expect(problem(noTimestamp, limits: PublishLimits(frameMax: 1_843)) != nil)
+    }
+}

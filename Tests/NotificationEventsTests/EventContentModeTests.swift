@@ -20,6 +20,23 @@ import Testing
         #expect(EventContentMode.of(contentType: contentType, headers: headers) == mode)
     }
 
+    /// Only ASCII spells `application/cloudevents`: no other character lowercases to one of its letters, and a
+    /// character joined to its last letter (a combining mark, a zero-width joiner) makes that letter another
+    /// character. A character of its own after the prefix is the format's business, not the mode's.
+    @Test(arguments: [
+        ("application/cloudevents\u{301}+json", EventContentMode.binary),
+        ("APPLICATION/CLOUDEVENTS\u{301}", .binary),
+        ("application/cloudevents\u{200D}+json", .binary),
+        ("appl\u{130}cation/cloudevents+json", .binary),
+        ("applicat\u{131}on/cloudevents+json", .binary),
+        ("\u{A0}application/cloudevents+json", .binary),
+        ("application/cloudevents\u{E9}+json", .structured),
+        ("application/cloudevents\u{212A}", .structured),
+    ])
+    func onlyASCIISpellsTheStructuredPrefix(contentType: String, mode: EventContentMode) {
+        #expect(EventContentMode.of(contentType: contentType, headers: ["ce-specversion": .string("1.0")]) == mode)
+    }
+
     @Test func withoutAContentTypeTheSpecVersionHeaderDecides() {
         #expect(EventContentMode.of(contentType: nil, headers: ["cloudEvents_specversion": .string("1.0")]) == .binary)
         #expect(EventContentMode.of(contentType: nil, headers: [:]) == .structured)

@@ -26,8 +26,9 @@ import Testing
         }
         for value in [Int64.min, Int64.min + 1, -10, -9, -1, 0, 1, 9, 10, 99, 100, Int64.max] {
             #expect(written(value) == "\(value)")
+            // The digits are written in place: after what the buffer already holds.
             var bytes: [UInt8] = [UInt8(ascii: "x")]
-            JSONText.appendInt64(value, to: &bytes)
+            JSONText.appendInteger(value, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == "x\(value)")
         }
         #expect(written(UInt64.max) == "\(UInt64.max)")

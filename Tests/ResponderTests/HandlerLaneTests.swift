@@ -9,25 +9,12 @@ import Testing
 /// other notifications queued behind it wait for a handler that ignores its cancellation.
 @Suite(.timeLimit(.minutes(1)))
 struct HandlerLaneTests {
-    /// Hangs on the event `hang` until `gate` opens, whether cancelled or not; sets a button named after any other event.
-    struct HangingOnce: NotificationContentExtension {
-        let name = "hanging-once"
-        let categoryIdentifiers: Set<String> = ["photo-category"]
-        let initialState = 0
-        let gate: Signal
-
-        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
-            if context.eventID == "hang" { await gate.wait() }
-            context.state += 1
-            context.setNotificationActions([NotificationAction(identifier: context.eventID, title: "Seen")])
-            return .doNotDismiss
-        }
-    }
-
     @Test func aCallPastItsLimitLeavesItsLanesOtherWorkToAFreshLane() async throws {
         let gate = Signal()
         var registry = try Fixtures.registry(extension: nil)
-        try registry.register(HangingOnce(gate: gate), timeout: .milliseconds(200))
+        // Hangs on the event "hang" until the gate opens, whether cancelled or not.
+        let hanging = GatedExtension(name: "hanging-once", gate: gate, heedsCancellation: false, gatedEvent: "hang")
+        try registry.register(hanging, timeout: .milliseconds(200))
         let store = InMemoryStateStore()
         let pipeline = ResponsePipeline(registry: registry, store: store, logger: .quiet)
         let batch = try [

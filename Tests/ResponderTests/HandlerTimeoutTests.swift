@@ -8,39 +8,8 @@ import Testing
 /// committed; one that ignores the cancellation does not hold the pipeline, and what it returns late is dropped.
 @Suite(.timeLimit(.minutes(1)))
 struct HandlerTimeoutTests {
-    /// Sets a button named after the event once `gate` opens; records whether it saw its task cancelled. With
-    /// `heedsCancellation` it stops waiting when cancelled, as a well-behaved handler does; without, it waits for the
-    /// gate whatever happens.
-    struct SlowExtension: NotificationContentExtension {
-        let name = "slow"
-        let categoryIdentifiers: Set<String> = ["photo-category"]
-        let initialState = 0
-        let gate: Signal
-        let heedsCancellation: Bool
-        let sawCancellation = Flag()
-        let started = Signal()
-        let finished = Signal()
-        let calls = CallCount()
-
-        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
-            calls.increment()
-            await started.fire()
-            defer { Task { await finished.fire() } }
-            if heedsCancellation {
-                // Cancelled, the wait ends: the handler returns at once, as one that passes cancellation on does.
-                await withTaskCancellationHandler { await gate.wait() } onCancel: { sawCancellation.raise() }
-                try Task.checkCancellation()
-            } else {
-                await withTaskCancellationHandler { await gate.wait() } onCancel: { sawCancellation.raise() }
-            }
-            context.state += 1
-            context.setNotificationActions([NotificationAction(identifier: context.eventID, title: "Late")])
-            return .doNotDismiss
-        }
-    }
-
     private func makePipeline(
-        _ handler: SlowExtension, timeout: Duration? = nil, defaultTimeout: Duration = .milliseconds(200),
+        _ handler: GatedExtension, timeout: Duration? = nil, defaultTimeout: Duration = .milliseconds(200),
         maxAbandonedCalls: Int = PipelineConfiguration().maxAbandonedCalls, store: InMemoryStateStore
     ) throws -> ResponsePipeline {
         var registry = try Fixtures.registry(extension: nil)
@@ -52,7 +21,7 @@ struct HandlerTimeoutTests {
     }
 
     @Test func aHandlerPastItsLimitIsCancelledAndItsInputFailsRetryablyWithNothingCommitted() async throws {
-        let handler = SlowExtension(gate: Signal(), heedsCancellation: true)
+        let handler = GatedExtension(gate: Signal(), heedsCancellation: true)
         let store = InMemoryStateStore()
         let pipeline = try makePipeline(handler, store: store)
         let outcome = await pipeline.process(Events.message(Events.response(id: "e1")))
@@ -72,7 +41,7 @@ struct HandlerTimeoutTests {
 
     @Test func aHandlerThatIgnoresCancellationDoesNotHoldThePipelineAndItsLateResultIsDropped() async throws {
         let gate = Signal()
-        let handler = SlowExtension(gate: gate, heedsCancellation: false)
+        let handler = GatedExtension(gate: gate, heedsCancellation: false)
         let store = InMemoryStateStore()
         let pipeline = try makePipeline(handler, store: store)
         // The gate opens only after the pipeline answered: a pipeline that waited for the handler would never answer.
@@ -90,7 +59,7 @@ struct HandlerTimeoutTests {
 
     @Test func callsCutOffThatStillRunStopFurtherCallsAtTheLimitUntilTheyEnd() async throws {
         let gate = Signal()
-        let handler = SlowExtension(gate: gate, heedsCancellation: false)
+        let handler = GatedExtension(gate: gate, heedsCancellation: false)
         let pipeline = try makePipeline(handler, maxAbandonedCalls: 2, store: InMemoryStateStore())
         let response = { (id: String) in Events.message(Events.response(id: id, request: "note-\(id)")) }
         for id in ["e1", "e2"] { #expect(await pipeline.process(response(id)).isRetryableFailure == true) }
@@ -141,14 +110,14 @@ struct HandlerTimeoutTests {
         let gate = Signal()
         let store = InMemoryStateStore()
         // A default far beyond the test's time limit: only the handler's own limit can end the call.
-        let handler = SlowExtension(gate: gate, heedsCancellation: true)
+        let handler = GatedExtension(gate: gate, heedsCancellation: true)
         let limited = try makePipeline(handler, timeout: .milliseconds(100), defaultTimeout: .seconds(3600), store: store)
         let outcome = await limited.process(Events.message(Events.response(id: "e1")))
         let timeout = try #require(outcome.failure as? HandlerTimeout)
         #expect(timeout.limit == .milliseconds(100))
 
         // Without a limit of its own, a handler that answers within the pipeline's is not cut off.
-        let quick = SlowExtension(gate: gate, heedsCancellation: true)
+        let quick = GatedExtension(gate: gate, heedsCancellation: true)
         await gate.fire()
         let unlimited = try makePipeline(quick, store: store)
         let handled = await unlimited.process(Events.message(Events.response(id: "e2")))
@@ -181,7 +150,7 @@ struct HandlerTimeoutTests {
             }
         }
         var registry = try Fixtures.registry(extension: nil, delegate: nil)
-        let slow = SlowExtension(gate: gate, heedsCancellation: true)
+        let slow = GatedExtension(gate: gate, heedsCancellation: true)
         try registry.register(slow, timeout: .seconds(3600))
         registry.setDelegate(Quick(), timeout: .milliseconds(200))
         let pipeline = ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: .quiet)

@@ -8,7 +8,7 @@ import GRDBSQLite
 /// spends. The statements still come from, and stay in, GRDB's per-connection cache, and are always left reset
 /// with no bindings, as GRDB expects to find them.
 ///
-/// Kept while it pays: Benchmarks/thresholds.json's replay row "every-update sqlite" (34.0 µs) fails without it.
+/// Kept while it pays: Benchmarks/thresholds.json's replay row "every-update sqlite" (31.0 µs) fails without it.
 struct SQLiteStatement {
     private let statement: OpaquePointer
     private let sql: String
