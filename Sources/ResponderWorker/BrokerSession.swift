@@ -204,10 +204,11 @@ final class BrokerSession: Sendable {
 
     /// Five loops, so that no input's handling waits on another's confirm: intake feeds the scheduler what each read pass
     /// brought, the scheduler handles all that arrived since its last pass in batches of at most half the prefetch
-    /// (``WorkerConfiguration/largestBatch``; each one store load and one commit; each notification's events in order), publishing hands each completion's messages to the connection in
-    /// completion order (which keeps a notification's updates in order on the wire), confirming waits for the
-    /// confirms of inputs with outputs, in the order they were published, and acknowledges them as they arrive,
-    /// and settling acknowledges the inputs without outputs as they come; inputs settled together share one call.
+    /// (``WorkerConfiguration/largestBatch``; each one store load and one commit; each notification's events in order),
+    /// publishing hands each completion's messages to the connection in completion order (which keeps a notification's
+    /// updates in order on the wire), confirming waits for the confirms of inputs with outputs, in the order they were
+    /// published, and acknowledges them as they arrive, and settling acknowledges the inputs without outputs as they
+    /// come; inputs settled together share one call.
     private func process(_ consumers: [(AMQPConsumer, Input)], output: AMQPChannel) async throws {
         let topology = configuration.topology
         // Ordered mode keeps a failed or store-held input where it is, so that no later event of its notification

@@ -17,9 +17,10 @@ extension WorkerConfiguration {
     }
 
     /// The most inputs the session handles as one batch: half of ``prefetch``, at least 1. What arrived in one pass,
-    /// up to the whole window, is handled in batches of this size, each one's outputs published before the next is
-    /// handled, so the broker stores and confirms one half of the window while the client handles the other, instead
-    /// of each waiting for the other (every-update, prefetch 200, quiet machine, medians of 3: 10,904 to 12,011
+    /// up to the whole window, is handled in batches of this size, each one's outcomes handed to publishing before the
+    /// next is handled (the publishing loop writes them when the next batch's store load suspends), so the broker
+    /// stores and confirms one half of the window while the client handles the other, instead of each waiting for the
+    /// other (every-update, prefetch 200, quiet machine, medians of 3: 10,904 to 12,011
     /// events/s in memory and 9,530 to 10,544 with SQLite against one batch of the whole pass; redgreen, with a
     /// quarter of its inputs publishing, moved within its run-to-run spread). Smaller batches cost more store
     /// transactions: with a quarter of the window, SQLite on redgreen took 47.0 µs of client CPU an event against 42.5.

@@ -67,21 +67,24 @@ struct OrderedPrefetchTests {
         // What it holds: once the broker's count of unacknowledged shard inputs agrees with the worker's own
         // (rabbitmqctl's counts of a quorum queue lag by seconds), it is the prefetch, while every shard still has
         // inputs ready for it.
-        // A listing that leaves a shard out (as the consumers' may) is read again.
-        let shardCounts = { @Sendable in
-            while true {
-                let counts = try await node.queueCounts(prefix: topology.prefix).filter { shardQueues.contains($0.key) }
-                if counts.count == Self.shards { return counts }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+        // A listing that leaves a shard out (as the consumers' may) is nil: read again.
+        let shardCounts = { @Sendable () async throws -> [String: QueueCounts]? in
+            let counts = try await node.queueCounts(prefix: topology.prefix).filter { shardQueues.contains($0.key) }
+            return counts.count == Self.shards ? counts : nil
         }
         try await waitFor(timeout: .seconds(60), "the broker's and the worker's counts of held inputs to agree") {
-            let held = try await shardCounts().values.map(\.unacknowledged).reduce(0, +)
+            guard let held = try await shardCounts()?.values.map(\.unacknowledged).reduce(0, +) else { return false }
             let inFlight = try await worker.metric("responder_in_flight_events")
             return held >= Self.prefetch && Double(held) == inFlight
         }
         // Nothing is acknowledged during the pause: the counts stay as they were when they agreed.
-        let counts = try await shardCounts()
+        let counted = Mutex<[String: QueueCounts]>([:])
+        try await waitFor(timeout: .seconds(60), "the broker to list every shard's counts") {
+            guard let counts = try await shardCounts() else { return false }
+            counted.withLock { $0 = counts }
+            return true
+        }
+        let counts = counted.withLock { $0 }
         #expect(counts.values.map(\.unacknowledged).reduce(0, +) == Self.prefetch, "\(counts)")
         #expect(counts.values.allSatisfy { $0.ready > 0 }, "the shards had more to give: \(counts)")
         #expect(try await worker.metric(#"responder_events_total{outcome="handed_back"}"#) == 0)

@@ -67,8 +67,8 @@ struct RefusedOutputAckTests {
 
     /// The deliveries the channels of the connections whose name contains `fragment` hold unacknowledged, as the
     /// broker's channel processes count them when asked (queue statistics lag by seconds). nil while the listing
-    /// leaves out a channel of one of the connections: a busy broker lists only the processes that answer in time,
-    /// and a missing channel must not count as one holding nothing.
+    /// shows no channel of one of the connections, or a count it cannot read: a busy broker lists only the processes
+    /// that answer in time, and a missing channel must not count as one holding nothing.
     private static func unacknowledged(byConnectionsNamed fragment: String) async throws -> Int? {
         let connections = try await TestBroker.ctl("list_connections", "--no-table-headers", "pid", "client_properties")
             .split(separator: "\n").filter { $0.contains(fragment) }.compactMap { $0.split(separator: "\t").first }
@@ -76,7 +76,8 @@ struct RefusedOutputAckTests {
         let channels = try await TestBroker.ctl("list_channels", "--no-table-headers", "connection", "messages_unacknowledged")
             .split(separator: "\n").map { $0.split(separator: "\t") }
             .filter { $0.count == 2 && connections.contains($0[0]) }
-        guard Set(channels.map { $0[0] }) == Set(connections) else { return nil }
-        return channels.compactMap { Int($0[1]) }.reduce(0, +)
+        let counts = channels.compactMap { Int($0[1]) }
+        guard Set(channels.map { $0[0] }) == Set(connections), counts.count == channels.count else { return nil }
+        return counts.reduce(0, +)
     }
 }

@@ -13,7 +13,8 @@ public struct Replay: Sendable {
     /// How many notifications' handlers run at once within a batch.
     public var maxConcurrentNotifications: Int
 
-    /// The most lines one batch of the pipeline takes: a worker's whole prefetch, few enough to bound memory.
+    /// The most lines one batch of the pipeline takes: enough that a batch's one load and one commit serve many lines,
+    /// few enough to bound memory.
     static let batchSize = 256
 
     /// A replay through `pipeline`.

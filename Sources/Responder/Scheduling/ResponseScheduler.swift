@@ -122,8 +122,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
             // Notifications with an event given up in place: their later events wait for the broker's redelivery.
             var abandoned: Set<String> = []
             var inputEnded = false
-            // Everything that arrived since the last pass is one batch: one wake-up, one store load and one commit
-            // for a burst of deliveries.
+            // Everything that arrived since the last pass is handled in batches of at most `maxBatchSize`, each one
+            // store load and one commit: one wake-up for a burst of deliveries.
             var taken: [Event] = []
             var batch: [Queued] = []
             while await events.take(into: &taken) {

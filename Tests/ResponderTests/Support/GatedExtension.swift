@@ -3,8 +3,9 @@ import Responder
 
 /// A photo-category extension that waits for `gate` before it counts the event in its state and sets a button named
 /// after it: on every event, or only on `gatedEvent`. It records its calls, whether it saw its task cancelled, and
-/// when a call started and finished. With `heedsCancellation` it stops waiting when cancelled, as a well-behaved
-/// handler does; without, it waits for the gate whatever happens.
+/// when a call started and finished. The wait for the gate does not end at cancellation (it notes it); once the gate
+/// opens, with `heedsCancellation` a cancelled call throws, as a handler that passes cancellation on does, and without
+/// it the call goes on as if nothing happened.
 struct GatedExtension: NotificationContentExtension {
     let name: String
     let categoryIdentifiers: Set<String> = ["photo-category"]
@@ -30,7 +31,7 @@ struct GatedExtension: NotificationContentExtension {
         defer { Task { await finished.fire() } }
         if gatedEvent == nil || gatedEvent == context.eventID {
             await withTaskCancellationHandler { await gate.wait() } onCancel: { sawCancellation.raise() }
-            // Cancelled, the wait ended: the handler returns at once, as one that passes cancellation on does.
+            // Cancelled meanwhile: a handler that passes cancellation on throws now.
             if heedsCancellation { try Task.checkCancellation() }
         }
         context.state += 1
