@@ -5,10 +5,11 @@ This is the harness behind scripts/bench, which installs what is needed, builds,
 
 For each mix (fixture), variant and prefetch it resets the queues, fills the input queue with the same N events,
 runs the client until every event is processed, and measures it; the limit does the same broker work as the
-responder on each mix. Then `responder replay`, with --latency the delivery-to-ack quantiles at 50% and 90% of
-`responder run`'s measured rate, and with --soak a long run with RSS sampled every second. Writes the results file
-Benchmarks/results/DATE-COMMIT.{json,md} (each client's log goes to bench-results/, git-ignored), prints the
-markdown, and with --check compares the run with Benchmarks/thresholds.json.
+responder on each mix. Then `responder replay` (timed, and counted under callgrind), with --latency the
+delivery-to-ack quantiles at 50% and 90% of `responder run`'s measured rate, and with --soak a long run with RSS
+sampled every second. Writes the results file Benchmarks/results/DATE-COMMIT.{json,md} (each client's log goes to
+bench-results/, git-ignored), prints the markdown, and with --check compares the run with
+Benchmarks/thresholds.json.
 """
 import argparse
 import asyncio
@@ -23,6 +24,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import fixtures
+import instructions
 import latency
 import report
 import results
@@ -94,7 +96,7 @@ def machine_facts(broker):
     return {"nproc": len(os.sched_getaffinity(0)), "cpu_model": model,
             "memory_gib": round(memory_kib / 1024 / 1024, 1), "kernel": platform.release(),
             **broker.versions(), "librabbitmq": librabbitmq.stdout.strip(),
-            "python": platform.python_version(), "aio_pika": version("aio-pika")}
+            "python": platform.python_version(), "aio_pika": version("aio-pika"), **instructions.counted_under()}
 
 
 async def main():
@@ -105,6 +107,8 @@ async def main():
     scratch = arguments.build / "scratch"
     setup = Setup(repo=arguments.repo, build=arguments.build, url=arguments.url, events=arguments.events)
     selected = [v for v in VARIANTS if v.name in arguments.only]
+    if "replay" in arguments.only:
+        instructions.require()
     if any(v.name.startswith("responder") for v in selected) or "replay" in arguments.only or arguments.soak:
         build_responder(arguments.repo, log_dir)
     baseline = None
@@ -159,10 +163,11 @@ async def main():
             print(f"bench: skipping replay: {why}", file=sys.stderr)
             document["skipped"].append(f"replay: {why}")
         else:
+            callgrind = instructions.Callgrind(setup.responder, scratch / "callgrind")
             for mix, entry in mixes.items():
                 for store in ("memory", "sqlite"):
                     result = await replay(entry["setup"], entry["fixture"], store,
-                                          scratch / f"replay-{mix}-{store}", log_dir)
+                                          scratch / f"replay-{mix}-{store}", log_dir, callgrind)
                     document["replay"].append({**result, "mix": mix})
 
     if arguments.latency:
@@ -204,7 +209,7 @@ async def main():
     written = results.write(arguments.results, document, text)
     print(text)
     print(f"bench: wrote {written} and .md", file=sys.stderr)
-    status = 0 if all(run["status"] == "ok" for run in document["runs"]) else 1
+    status = 0 if all(run["status"] == "ok" for run in document["runs"] + document["replay"]) else 1
     if arguments.check:
         status = max(status, check_report(document, json.loads(arguments.thresholds.read_text()), out=sys.stderr))
     return status

@@ -4,9 +4,11 @@
     python3 Benchmarks/harness/check.py Benchmarks/results/DATE-COMMIT.json [--thresholds FILE]
 
 `scripts/bench --check` does the same for the run it has just made. Thresholds are ratios to the limit measured in
-the same run (which makes them hold on another machine) and client CPU per event (of `responder replay` too, where a
-fast path's saving shows without the broker's noise); a row the thresholds name and the
-run did not measure, or measured as failed, is a miss too: a check that nothing was compared with must not pass.
+the same run (which makes them hold on another machine) and client CPU per event (of `responder replay` too), and
+replay's instructions per event under callgrind, which do not move with the machine's load (only with the code and
+with what COUNTED_UNDER names) and so guard fast paths whose saving is smaller than one replay's CPU spread; a row
+the thresholds name and the run did not measure, or measured as failed, is a miss too: a check that nothing was
+compared with must not pass.
 Needs no aio-pika, so the suite runs it with the system's Python (BenchResultsTests).
 """
 import argparse
@@ -14,7 +16,11 @@ import json
 import sys
 from pathlib import Path
 
+from instructions import COUNTED_UNDER
+
 DEFAULT_THRESHOLDS = Path(__file__).resolve().parents[1] / "thresholds.json"
+# The instruction bounds are set 3% over a count: twice that under one means savings elsewhere have loosened it.
+LOOSE = 0.06
 
 
 def _short(measured, bound, unit=""):
@@ -37,10 +43,21 @@ def _measured(run, name, found, how=""):
 
 
 def set_from(thresholds, name):
-    """The thresholds that were set from the results file `name`: a row's own `from`, else the file's."""
+    """The thresholds that were set from the results file `name`: a row's bounds by its own `from`, else the file's;
+    a replay row's instructions bound by its `instructions_from` (none when it was measured apart from a bench run,
+    with instructions.py), so a row may keep only some of its bounds."""
+    def origin(row, bound):
+        if bound == "max_instructions_per_event":
+            return row.get("instructions_from")
+        return row.get("from", thresholds.get("from"))
+
     def kept(rows):
-        return [row for row in rows if row.get("from", thresholds.get("from")) == name]
-    return {**thresholds, **{kind: kept(thresholds.get(kind, [])) for kind in ("rows", "replay", "latency")}}
+        for row in rows:
+            row = {key: value for key, value in row.items()
+                   if not key.startswith(("min_", "max_")) or origin(row, key) == name}
+            if any(key.startswith(("min_", "max_")) for key in row):
+                yield row
+    return {**thresholds, **{kind: list(kept(thresholds.get(kind, []))) for kind in ("rows", "replay", "latency")}}
 
 
 def misses(document, thresholds):
@@ -70,6 +87,12 @@ def misses(document, thresholds):
         if (most := row.get("max_client_cpu_us_per_event")) is not None and run["client_cpu_us_per_event"] > most:
             cpu = run["client_cpu_us_per_event"]
             found.append(f"{name}: {cpu} µs CPU per event, threshold {most}: {_over(cpu, most, ' µs')}")
+        if (most := row.get("max_instructions_per_event")) is not None:
+            if (counted := run.get("instructions_per_event")) is None:
+                found.append(f"{name}: no instructions per event in this run")
+            elif counted > most:
+                found.append(f"{name}: {counted:,} instructions per event, threshold {most:,}: "
+                             f"{counted - most:,} over ({(counted - most) / most:.1%})")
     latency = {run["load"]: run for run in document.get("latency", [])}
     for row in thresholds.get("latency", []):
         name = f"delivery-to-ack at {row['load']:.0%} load"
@@ -82,11 +105,39 @@ def misses(document, thresholds):
     return found
 
 
-def report(document, thresholds, out=sys.stdout):
-    """Prints the verdict; returns the exit status (1 on any miss)."""
+def notes(document, thresholds, results=DEFAULT_THRESHOLDS.parent / "results"):
+    """What to know beside the verdict, one line each, never a miss: a replay count more than LOOSE under its bound
+    (the bounds are absolute, so a saving elsewhere loosens every guard: count the fast paths again and tighten), and
+    a bound counted under other facts of COUNTED_UNDER than this run (its `instructions_from` file in `results`)."""
+    found = []
+    replays = {(run["mix"], run["store"]): run for run in document.get("replay", []) if run.get("status") == "ok"}
+    for row in thresholds.get("replay", []):
+        name = f"{row['mix']} replay {row['store']}"
+        run, most = replays.get((row["mix"], row["store"])), row.get("max_instructions_per_event")
+        if run is None or most is None or (counted := run.get("instructions_per_event")) is None:
+            continue
+        if counted < most * (1 - LOOSE):
+            found.append(f"{name}: {counted:,} instructions per event, {(most - counted) / most:.1%} under its bound "
+                         f"{most:,}: count its guards without each fast path again and tighten the bound")
+        source = results / row["instructions_from"] if row.get("instructions_from") else None
+        if source is None or not source.exists():
+            continue
+        theirs, ours = json.loads(source.read_text()).get("machine", {}), document.get("machine", {})
+        for fact in COUNTED_UNDER:
+            if fact in theirs and fact in ours and theirs[fact] != ours[fact]:
+                found.append(f"{name}: its bound was counted under {fact} {theirs[fact]!r}, this run under "
+                             f"{ours[fact]!r}: a count moves with it")
+    return found
+
+
+def report(document, thresholds, out=sys.stdout, results=DEFAULT_THRESHOLDS.parent / "results"):
+    """Prints the verdict and the notes (`results`: where the thresholds' results files are); returns the exit
+    status (1 on any miss)."""
     found = misses(document, thresholds)
     for line in found:
         print(f"bench: regression: {line}", file=out)
+    for line in notes(document, thresholds, results):
+        print(f"bench: note: {line}", file=out)
     if not found:
         count = sum(len(thresholds.get(kind, [])) for kind in ("rows", "replay", "latency"))
         print(f"bench: the run meets all {count} thresholds", file=out)
@@ -99,12 +150,14 @@ def main():
     parser.add_argument("--thresholds", type=Path, default=DEFAULT_THRESHOLDS,
                         help="the thresholds (default Benchmarks/thresholds.json)")
     parser.add_argument("--set-from", action="store_true",
-                        help="check only the thresholds set from this results file (their `from`)")
+                        help="check only the thresholds set from this results file (their `from`, and a replay "
+                             "row's `instructions_from` for its instructions bound)")
     arguments = parser.parse_args()
     thresholds = json.loads(arguments.thresholds.read_text())
     if arguments.set_from:
         thresholds = set_from(thresholds, arguments.results.name)
-    return report(json.loads(arguments.results.read_text()), thresholds)
+    return report(json.loads(arguments.results.read_text()), thresholds,
+                  results=arguments.thresholds.resolve().parent / "results")
 
 
 if __name__ == "__main__":

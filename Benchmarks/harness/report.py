@@ -1,4 +1,5 @@
 """Turns measured runs into ratios, target checks, a markdown report and the JSON document."""
+import instructions
 
 MIB = 1024.0
 TARGET_PREFETCH = 200
@@ -167,15 +168,19 @@ def markdown(document):
                   f"| {row['baseline_events_per_s']:,.0f} | {row['events_per_s_ratio']:.2f} | {row['cpu_ratio']:.2f} |"
                   for row in compared]
     if document.get("replay"):
-        lines += ["", "| mix | replay store | events/s | µs/event (wall) | CPU µs/event | peak RSS MiB |",
-                  "|---|---|---:|---:|---:|---:|"]
+        lines += ["", "| mix | replay store | events/s | µs/event (wall) | CPU µs/event | instructions/event "
+                      "| peak RSS MiB |", "|---|---|---:|---:|---:|---:|---:|"]
         for replay in document["replay"]:
             if replay["status"] != "ok":
-                lines.append(f"| {replay['mix']} | {replay['store']} | {replay['status']}: {replay['why']} | | | |")
+                lines.append(f"| {replay['mix']} | {replay['store']} | {replay['status']}: {replay['why']} | | | | |")
                 continue
             lines.append(f"| {replay['mix']} | {replay['store']} | {replay['events_per_s']:,.0f} "
-                         f"| {replay['wall_us_per_event']:.1f} "
-                         f"| {replay['client_cpu_us_per_event']:.1f} | {replay['peak_rss_kib'] / MIB:.1f} |")
+                         f"| {replay['wall_us_per_event']:.1f} | {replay['client_cpu_us_per_event']:.1f} "
+                         f"| {replay['instructions_per_event']:,} | {replay['peak_rss_kib'] / MIB:.1f} |")
+        counted = "; ".join(f"{key} {machine[key]}" for key in instructions.COUNTED_UNDER if key in machine)
+        lines += ["", f"Instructions per event: callgrind on the fixture's first {instructions.LINES:,} lines, net of "
+                      "an empty fixture's start-up (the binary stripped of debug information)"
+                      + (f"; counted under {counted}." if counted else ".")]
     if document.get("latency"):
         lines += ["", "Delivery-to-ack latency of `responder run` (SQLite, redgreen mix, prefetch 200) fed by "
                       "`responder publish --rate`, from its `responder_end_to_end_duration_seconds` histogram: from "

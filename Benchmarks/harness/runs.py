@@ -11,6 +11,7 @@ from typing import Optional
 from broker import OUTPUT_QUEUE
 import database
 import fixtures
+import instructions
 from process import Client, cpu_seconds, machine_busy_seconds, own_cpu_seconds
 from variants import client_env
 
@@ -140,8 +141,9 @@ async def drain(broker, broker_pid, setup, variant, prefetch, fixture, expected_
     return result
 
 
-async def replay(setup, fixture, store, scratch, log_dir):
-    """`responder replay` over the fixture with one store ("memory" or "sqlite"); events/s from its wall time."""
+async def replay(setup, fixture, store, scratch, log_dir, callgrind):
+    """`responder replay` over the fixture with one store ("memory" or "sqlite"): events/s from its wall time, and
+    the instructions per event `callgrind` (instructions.Callgrind) counts on the fixture's first lines."""
     state = ":memory:" if store == "memory" else str(fresh(scratch) / "replay.sqlite")
     log_path = log_dir / f"replay-{store}.log"
     client = Client([str(setup.responder), "replay", str(fixture), "--state", state, "--out", "/dev/null"],
@@ -157,6 +159,13 @@ async def replay(setup, fixture, store, scratch, log_dir):
     wall = client.exited - client.started
     cpu = client.cpu_user + client.cpu_system
     print(f"bench: replay {store}: {setup.events / wall:,.0f} events/s", file=sys.stderr)
+    try:
+        counted, lines, seconds = await asyncio.to_thread(callgrind.per_event, fixture, store, scratch / "callgrind")
+    except instructions.MeasureFailed as failure:
+        print(f"bench: replay {store}: no instructions per event: {failure}", file=sys.stderr)
+        return {**result, "status": "failed", "why": f"no instructions per event: {failure}"}
+    print(f"bench: replay {store}: {counted:,} instructions per event (callgrind, {seconds:.1f} s)", file=sys.stderr)
     return {**result, "status": "ok", "wall_s": round(wall, 3), "events_per_s": round(setup.events / wall, 1),
             "wall_us_per_event": round(wall * 1e6 / setup.events, 2),
-            "client_cpu_us_per_event": round(cpu * 1e6 / setup.events, 2), "peak_rss_kib": client.peak_rss_kib}
+            "client_cpu_us_per_event": round(cpu * 1e6 / setup.events, 2), "peak_rss_kib": client.peak_rss_kib,
+            "instructions_per_event": counted, "instructions_lines": lines}
