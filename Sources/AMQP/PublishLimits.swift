@@ -16,6 +16,10 @@ public struct PublishLimits: Sendable, Hashable {
         self.maxBodySize = maxBodySize
     }
 
+    /// The most bytes a short string carries on the wire (its length is one byte): an exchange name, a routing key,
+    /// a header name, and each ``ShortStringProperty``.
+    public static let maxShortStringBytes = 255
+
     /// The smallest frame a broker may negotiate (AMQP 0-9-1's `frame_min_size`).
     public static let smallestFrameMax = 4096
 
@@ -27,76 +31,69 @@ public struct PublishLimits: Sendable, Hashable {
 
     /// Bytes a frame spends around its payload (type, channel, size, end marker), and a content header's own
     /// fields (class, weight, body size, property flags).
-    private static let frameOverhead = 8
-    private static let contentHeaderFields = 14
+    @usableFromInline static let frameOverhead = 8
+    @usableFromInline static let contentHeaderFields = 14
 
     /// Why this publish cannot be written, in a sentence that repeats none of its values; `nil` when it can.
     public func problem(exchange: String, routingKey: String, properties: BasicProperties, bodySize: Int) -> String? {
         problem(
-            exchange: exchange, routingKey: routingKey, bodySize: bodySize, contentType: properties.contentType,
-            contentEncoding: properties.contentEncoding, correlationID: properties.correlationID,
-            replyTo: properties.replyTo, expiration: properties.expiration, messageID: properties.messageID,
-            type: properties.type, userID: properties.userID, appID: properties.appID,
-            deliveryMode: properties.deliveryMode, priority: properties.priority, timestamp: properties.timestamp,
-            headers: properties.headers)
+            exchange: exchange, routingKey: routingKey, bodySize: bodySize,
+            shortStringBytes: { properties[shortString: $0]?.utf8.count }, deliveryMode: properties.deliveryMode,
+            priority: properties.priority, timestamp: properties.timestamp, headers: properties.headers)
     }
 
-    /// ``problem(exchange:routingKey:properties:bodySize:)`` for a publish whose properties are given one by one:
-    /// for a caller that keeps the properties in a model of its own and should not build ``BasicProperties`` only
-    /// to measure them. The same check, property by property: nothing is allocated unless `headers` has entries.
+    /// ``problem(exchange:routingKey:properties:bodySize:)`` for a publish whose properties are given as their
+    /// measures (each short string's length through `shortStringBytes`, the other properties as they are): for a
+    /// caller that keeps the properties in a model of its own and should not build ``BasicProperties`` only to
+    /// measure them. `shortStringBytes` gives the UTF-8 length of each short-string property that is sent (nil
+    /// for one that is not). The same check, property by property: nothing is allocated unless `headers` has
+    /// entries. Inlinable, so that a caller's `shortStringBytes` is compiled into the check instead of called.
+    @inlinable
     public func problem(
-        exchange: String, routingKey: String, bodySize: Int, contentType: String? = nil,
-        contentEncoding: String? = nil, correlationID: String? = nil, replyTo: String? = nil,
-        expiration: String? = nil, messageID: String? = nil, type: String? = nil, userID: String? = nil,
-        appID: String? = nil, deliveryMode: BasicProperties.DeliveryMode? = nil, priority: UInt8? = nil,
-        timestamp: UInt64? = nil, headers: FieldTable = FieldTable()
+        exchange: String, routingKey: String, bodySize: Int, shortStringBytes: (ShortStringProperty) -> Int?,
+        deliveryMode: BasicProperties.DeliveryMode? = nil, priority: UInt8? = nil, timestamp: UInt64? = nil,
+        headers: FieldTable = FieldTable()
     ) -> String? {
-        if exchange.utf8.count > 255 { return "the exchange name has \(exchange.utf8.count) bytes, over 255" }
-        if routingKey.utf8.count > 255 { return "the routing key has \(routingKey.utf8.count) bytes, over 255" }
+        let maxShortString = Self.maxShortStringBytes
+        if exchange.utf8.count > maxShortString {
+            return "the exchange name has \(exchange.utf8.count) bytes, over \(maxShortString)"
+        }
+        if routingKey.utf8.count > maxShortString {
+            return "the routing key has \(routingKey.utf8.count) bytes, over \(maxShortString)"
+        }
         if let maxBodySize, bodySize > maxBodySize {
             return "the body has \(bodySize) bytes, over the limit of \(maxBodySize)"
         }
-        do throws(Problem) {
-            // The short strings in the content header's order, so that of two too long the first is named.
-            var size = try Self.shortStringSize("content-type", contentType)
-            size += try Self.shortStringSize("content-encoding", contentEncoding)
-            size += try Self.shortStringSize("correlation-id", correlationID)
-            size += try Self.shortStringSize("reply-to", replyTo)
-            size += try Self.shortStringSize("expiration", expiration)
-            size += try Self.shortStringSize("message-id", messageID)
-            size += try Self.shortStringSize("type", type)
-            size += try Self.shortStringSize("user-id", userID)
-            size += try Self.shortStringSize("app-id", appID)
-            if deliveryMode != nil { size += 1 }
-            if priority != nil { size += 1 }
-            if timestamp != nil { size += 8 }
-            if !headers.isEmpty { size += try Self.encodedSize(of: headers) }
-            let room = frameMax - Self.frameOverhead - Self.contentHeaderFields
-            if size > room { return "the properties need \(size) bytes, over the \(room) a frame of \(frameMax) holds" }
-            return nil
-        } catch {
-            return error.text
+        var size = 0
+        // The short strings in the content header's order, so that of two too long the first is named.
+        for property in ShortStringProperty.allCases {
+            guard let count = shortStringBytes(property) else { continue }
+            if count > maxShortString { return "the \(property.name) property has \(count) bytes, over \(maxShortString)" }
+            size += 1 + count
         }
+        if deliveryMode != nil { size += 1 }
+        if priority != nil { size += 1 }
+        if timestamp != nil { size += 8 }
+        if !headers.isEmpty {
+            do throws(Problem) { size += try Self.encodedSize(of: headers) } catch { return error.text }
+        }
+        let room = frameMax - Self.frameOverhead - Self.contentHeaderFields
+        if size > room { return "the properties need \(size) bytes, over the \(room) a frame of \(frameMax) holds" }
+        return nil
     }
 
-    private struct Problem: Error {
-        var text: String
-    }
-
-    /// The bytes a short-string property takes on the wire (its length byte included), 0 when it is not sent.
-    private static func shortStringSize(_ name: StaticString, _ value: String?) throws(Problem) -> Int {
-        guard let value else { return 0 }
-        let count = value.utf8.count
-        if count > 255 { throw Problem(text: "the \(name) property has \(count) bytes, over 255") }
-        return 1 + count
+    @usableFromInline struct Problem: Error {
+        @usableFromInline var text: String
     }
 
     /// The bytes a table takes on the wire, or why it cannot go on the wire.
-    private static func encodedSize(of table: FieldTable) throws(Problem) -> Int {
+    @usableFromInline static func encodedSize(of table: FieldTable) throws(Problem) -> Int {
         var size = 4
         for (key, value) in table {
             let count = key.utf8.count
-            if count > 255 { throw Problem(text: "a header name has \(count) bytes, over 255") }
+            if count > maxShortStringBytes {
+                throw Problem(text: "a header name has \(count) bytes, over \(maxShortStringBytes)")
+            }
             size += 1 + count + (try encodedSize(of: value))
         }
         return size

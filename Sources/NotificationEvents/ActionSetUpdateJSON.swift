@@ -5,7 +5,7 @@ import Foundation
 // its time instantiating generic metadata (containers, optionals, arrays) for every value. The bytes are those of
 // `ContractEncoder` on the same value (FoundationParityTests compares them with Foundation's on every shape of
 // these types). `EventCodec.encode(_:)` takes this path for these types.
-// Kept while it pays: Benchmarks/thresholds.json's replay row "every-update memory" (16.0 µs) fails without it.
+// Kept while it pays: Benchmarks/thresholds.json's replay row "every-update memory" (147,100 instructions an event) fails without it.
 //
 // The member names are written as literals, with their separators, quotes and colons, so they repeat the types'
 // `CodingKeys`: the types' `Codable` conformances stay the contract's one definition, and FoundationParityTests

@@ -49,7 +49,7 @@ package struct FailureRouting: Sendable {
         }
 
         private static func routable(_ value: FieldValue?) -> String? {
-            guard let text = value?.stringValue, text.utf8.count <= 255 else { return nil }
+            guard let text = value?.stringValue, text.utf8.count <= PublishLimits.maxShortStringBytes else { return nil }
             return text
         }
     }
@@ -113,7 +113,8 @@ package struct FailureRouting: Sendable {
         let history = history ?? self.history(of: delivery)
         let attempts = attempts ?? history.attempts
         var letter = ForwardedInput(
-            exchange: topology.deadLetterExchange, routingKey: String(history.originalRoutingKey.prefix(utf8Bytes: 255)),
+            exchange: topology.deadLetterExchange,
+            routingKey: String(history.originalRoutingKey.prefix(utf8Bytes: PublishLimits.maxShortStringBytes)),
             body: delivery.body, properties: delivery.properties)
         for (name, value) in failureHeaders(reason: reason, detail: detail, attempts: attempts, history: history, now: now) {
             letter.properties.headers[name] = value
@@ -134,16 +135,13 @@ package struct FailureRouting: Sendable {
         return History(delivery, retries: topology.retryDelays.count, isBackFromRetry: isBackFromRetry)
     }
 
-    /// The properties without headers and without a short string over 255 bytes.
+    /// The properties without headers and without a short string longer than a publish carries.
     private static func fittingProperties(of properties: BasicProperties) -> BasicProperties {
         var kept = properties
         kept.headers = [:]
-        let shortStrings: [WritableKeyPath<BasicProperties, String?>] = [
-            \.contentType, \.contentEncoding, \.correlationID, \.replyTo, \.expiration, \.messageID, \.type, \.userID,
-            \.appID,
-        ]
-        for path in shortStrings where (kept[keyPath: path]?.utf8.count ?? 0) > 255 {
-            kept[keyPath: path] = nil
+        for property in ShortStringProperty.allCases
+        where (kept[shortString: property]?.utf8.count ?? 0) > PublishLimits.maxShortStringBytes {
+            kept[shortString: property] = nil
         }
         return kept
     }

@@ -50,32 +50,49 @@ extension MessageProperties {
 extension BasicProperties {
     /// The AMQP properties for a message of the pipeline.
     public init(_ properties: MessageProperties) {
-        self.init()
-        contentType = properties.contentType
-        contentEncoding = properties.contentEncoding
-        messageID = properties.messageId
-        correlationID = properties.correlationId
-        type = properties.type
-        appID = properties.appId
-        timestamp = properties.timestamp.map { UInt64(clamping: $0) }
-        deliveryMode = properties.deliveryMode.map(DeliveryMode.init)
-        headers = FieldTable(json: properties.headers)
+        self.init(
+            headers: properties.amqpHeaders, deliveryMode: properties.amqpDeliveryMode,
+            timestamp: properties.amqpTimestamp)
+        for property in ShortStringProperty.allCases { self[shortString: property] = properties.amqpShortString(property) }
     }
 }
 
 extension PublishLimits {
     /// Why a message with these properties cannot be published, or `nil` when it can: the check of
-    /// `BasicProperties(properties)`, property by property as the initializer above maps them, without making them
-    /// (every output is checked, and making its AMQP properties cost more than measuring them). Headers, which most
-    /// outputs do not have, are measured in their AMQP form: the one mapping of JSON values to field values.
+    /// `BasicProperties(properties)`, measured through the same mapping without making them (every output is
+    /// checked, and making its AMQP properties cost more than measuring them). Headers, which most outputs do not
+    /// have, are measured in their AMQP form: the one mapping of JSON values to field values.
     public func problem(exchange: String, routingKey: String, properties: MessageProperties, bodySize: Int) -> String? {
         problem(
-            exchange: exchange, routingKey: routingKey, bodySize: bodySize, contentType: properties.contentType,
-            contentEncoding: properties.contentEncoding, correlationID: properties.correlationId,
-            messageID: properties.messageId, type: properties.type, appID: properties.appId,
-            deliveryMode: properties.deliveryMode.map(BasicProperties.DeliveryMode.init),
-            timestamp: properties.timestamp.map { UInt64(clamping: $0) }, headers: FieldTable(json: properties.headers))
+            exchange: exchange, routingKey: routingKey, bodySize: bodySize,
+            shortStringBytes: { properties.amqpShortString($0)?.utf8.count },
+            deliveryMode: properties.amqpDeliveryMode, timestamp: properties.amqpTimestamp,
+            headers: properties.amqpHeaders)
     }
+}
+
+/// The pipeline's properties as AMQP's, field by field: the one mapping, which `BasicProperties(_:)` stores and
+/// `PublishLimits.problem(exchange:routingKey:properties:bodySize:)` measures.
+extension MessageProperties {
+    /// The value of each AMQP short-string property; nil for those the pipeline has no field for.
+    fileprivate func amqpShortString(_ property: ShortStringProperty) -> String? {
+        switch property {
+        case .contentType: contentType
+        case .contentEncoding: contentEncoding
+        case .correlationID: correlationId
+        case .messageID: messageId
+        case .type: type
+        case .appID: appId
+        case .replyTo, .expiration, .userID: nil
+        }
+    }
+
+    fileprivate var amqpDeliveryMode: BasicProperties.DeliveryMode? { deliveryMode.map(BasicProperties.DeliveryMode.init) }
+
+    /// Whole seconds; a time before 1970 is 0.
+    fileprivate var amqpTimestamp: UInt64? { timestamp.map { UInt64(clamping: $0) } }
+
+    fileprivate var amqpHeaders: FieldTable { FieldTable(json: headers) }
 }
 
 extension BasicProperties.DeliveryMode {

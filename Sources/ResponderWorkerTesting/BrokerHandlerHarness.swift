@@ -47,20 +47,25 @@ public final class BrokerHandlerHarness: Sendable {
     private let sentQueues: [String]
     /// Messages read from the queues that belong to a response not asked for yet, by the event id that caused them.
     private let unclaimed = Mutex(ReadMessages())
+    /// How long a call waits, unless told otherwise.
+    private let timeout: Duration
 
     /// Starts a worker with the handlers `register` registers, against the broker at `amqpURL`, and waits until it
-    /// consumes (at most `startTimeout`).
+    /// consumes (at most `timeout`).
     ///
     /// - Parameters:
     ///   - amqpURL: the test broker's URL (say, from the test's `AMQP_URL`), never production's.
     ///   - configuration: the pipeline's settings (the default ones unless a test needs others).
     ///   - logger: where the worker and the handlers log; nothing is written by default.
-    ///   - startTimeout: how long the worker may take to connect and declare its topology.
+    ///   - timeout: how long the harness waits, at most, for the worker to connect and declare its topology, and
+    ///     then for each response to be acknowledged. Only a guard against a hang: a test machine busy with the
+    ///     rest of its suite may take tens of seconds to start a worker, and a test that waits too little fails
+    ///     on a worker that works.
     ///   - register: the registration: categories, extensions and the app delegate.
     public init(
         amqpURL: String, configuration: PipelineConfiguration = PipelineConfiguration(),
         logger: Logger = Logger(label: "responder.testing", factory: { _ in SwiftLogNoOpLogHandler() }),
-        startTimeout: Duration = .seconds(30), register: (inout HandlerRegistry) throws -> Void
+        timeout: Duration = .seconds(120), register: (inout HandlerRegistry) throws -> Void
     ) async throws {
         var registry = HandlerRegistry()
         try register(&registry)
@@ -68,6 +73,7 @@ public final class BrokerHandlerHarness: Sendable {
         self.registry = registry
         let store = InMemoryStateStore()
         self.store = store
+        self.timeout = timeout
         let prefix = "responder-testing-\(UUID().uuidString.prefix(8).lowercased())"
         topology = Topology.ofTest(prefix)
         let broker = try AMQPConfiguration(url: amqpURL)
@@ -85,7 +91,7 @@ public final class BrokerHandlerHarness: Sendable {
         let running = Task { try await started.run() }
         self.worker = started
         self.running = running
-        try await Self.waitUntilReady(started, running: running, timeout: startTimeout)
+        try await Self.waitUntilReady(started, running: running, timeout: timeout)
         do {
             (connection, channel, sentQueues) = try await Self.open(broker, prefix, registry.destinations.values, logger)
         } catch {
@@ -97,12 +103,13 @@ public final class BrokerHandlerHarness: Sendable {
     }
 
     /// Publishes `response` as the event `eventID` (by default a new id for each call; pass an id again to send a
-    /// redelivery) from `source`, waits until the worker acknowledged it (at most `timeout`), and returns what it
-    /// published.
+    /// redelivery) from `source`, waits until the worker acknowledged it (at most `timeout`, by default the
+    /// harness's), and returns what it published.
     public func respond(
         _ response: NotificationResponse, eventID: String? = nil, source: String = TestResponse.source,
-        timeout: Duration = .seconds(30)
+        timeout: Duration? = nil
     ) async throws -> HandledResponse {
+        let timeout = timeout ?? self.timeout
         let id = eventID ?? eventIDs.next(for: response.notification.request.identifier)
         let event = TestResponse.event(response, id: id, source: source)
         try await channel.publish(

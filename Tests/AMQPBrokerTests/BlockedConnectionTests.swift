@@ -28,7 +28,7 @@ struct BlockedConnectionTests {
 
             try await node.ctl("set_vm_memory_high_watermark", Self.normalWatermark)
             try await events.waitFor { $0 == .unblocked }
-            try await within(.seconds(30)) { [confirmations] in
+            try await within(hangGuard) { [confirmations] in
                 for confirmation in confirmations {
                     try await confirmation.confirmed()
                 }

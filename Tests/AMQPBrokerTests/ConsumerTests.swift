@@ -47,7 +47,7 @@ struct ConsumerTests {
         #expect(try await orphan.waitForEnd() == .finished)
         #expect(channel.isOpen)
         try await channel.publish([2], exchange: "", routingKey: queue)
-        #expect(try await within(.seconds(20)) { try await channel.get(queue: queue) }?.body == [2])
+        #expect(try await within(hangGuard) { try await channel.get(queue: queue) }?.body == [2])
         await connection.close()
     }
 
@@ -65,7 +65,7 @@ struct ConsumerTests {
         #expect(throws: AMQPError.closed) { try channel.ack(deliveryTag: 1) }
 
         let other = try await connection.openChannel()
-        let requeued = try await within(.seconds(20)) { try await other.get(queue: queue) }
+        let requeued = try await within(hangGuard) { try await other.get(queue: queue) }
         #expect(requeued?.body == [7])
         #expect(requeued?.redelivered == true)
         try await other.deleteQueue(queue)
@@ -93,7 +93,7 @@ struct ConsumerTests {
         #expect(second.body == [9])
         try channel.reject(deliveryTag: second.deliveryTag, requeue: false)
 
-        let dead = try #require(try await within(.seconds(20)) {
+        let dead = try #require(try await within(hangGuard) {
             while true {
                 if let message = try await channel.get(queue: deadLetters) { return message }
                 try await Task.sleep(for: .milliseconds(20))
@@ -138,13 +138,13 @@ struct ConsumerTests {
         iteration.cancel()
         _ = try? await iteration.value
 
-        try await within(.seconds(20)) {
+        try await within(hangGuard) {
             while try await channel.declareQueue(queue, passive: true).consumerCount > 0 {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
         try await channel.publish([3], exchange: "", routingKey: queue)
-        #expect(try await within(.seconds(20)) { try await channel.get(queue: queue) }?.body == [3])
+        #expect(try await within(hangGuard) { try await channel.get(queue: queue) }?.body == [3])
         await connection.close()
     }
 }

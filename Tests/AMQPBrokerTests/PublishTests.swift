@@ -13,7 +13,7 @@ struct PublishTests {
                 Array("message \(index)".utf8), exchange: "", routingKey: queue,
                 properties: BasicProperties(deliveryMode: .persistent))
         }
-        try await within(.seconds(60)) {
+        try await within(hangGuard) {
             for confirmation in confirmations {
                 try await confirmation.confirmed()
             }

@@ -39,7 +39,7 @@ struct RoundTripTests {
         let consumer = try await channel.consume(queue: queue)
         try await channel.publish(body, exchange: exchange, routingKey: "response.tapped", properties: properties)
 
-        let delivery = try await within(.seconds(20)) {
+        let delivery = try await within(hangGuard) {
             var iterator = consumer.makeAsyncIterator()
             return try await iterator.next()
         }
@@ -64,7 +64,7 @@ struct RoundTripTests {
 
         try await channel.publish(body, exchange: "", routingKey: queue)
         let consumer = try await channel.consume(queue: queue)
-        let delivery = try await within(.seconds(20)) {
+        let delivery = try await within(hangGuard) {
             var iterator = consumer.makeAsyncIterator()
             return try await iterator.next()
         }
@@ -85,7 +85,7 @@ struct RoundTripTests {
         #expect(try await channel.get(queue: queue) == nil)
 
         try await channel.publish([1, 2, 3], exchange: "", routingKey: queue, properties: BasicProperties(messageID: "m"))
-        let message = try #require(try await within(.seconds(20)) { try await channel.get(queue: queue) })
+        let message = try #require(try await within(hangGuard) { try await channel.get(queue: queue) })
         #expect(message.body == [1, 2, 3])
         #expect(message.properties.messageID == "m")
         #expect(message.routingKey == queue)

@@ -6,7 +6,7 @@ import Testing
 import WorkerHarness
 
 /// The recorded sessions of Fixtures/red-green replay to their golden outputs through the library.
-@Suite(.timeLimit(.minutes(5))) struct FixtureReplayTests {
+@Suite(.timeLimit(.minutes(10))) struct FixtureReplayTests {
     static let sessions = Paths.sessions
 
     private static func replay(_ name: String, store: any StateStore = InMemoryStateStore()) async throws -> String {

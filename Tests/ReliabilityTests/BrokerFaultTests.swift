@@ -9,7 +9,7 @@ import WorkerHarness
 /// The worker reports not-ready while it is disconnected, reconnects, and finishes the stream with every tap
 /// counted once and every golden update delivered. Serialized, and the restart runs on a broker node of its own,
 /// since stopping the shared one would break every suite running beside this one.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .serialized, .timeLimit(.minutes(8)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .serialized, .timeLimit(.minutes(10)))
 struct BrokerFaultTests {
     @Test func forceClosedConnectionsUnderLoad() async throws {
         let node = try BrokerNode.shared()
@@ -40,7 +40,7 @@ struct BrokerFaultTests {
                 for connection in connections { group.addTask { try await node.close(connection: connection) } }
                 try await group.waitForAll()
             }
-            try await waitFor(timeout: .seconds(30), "readiness to fail") { await worker.status(of: "/health/ready") == 503 }
+            try await waitFor("readiness to fail") { await worker.status(of: "/health/ready") == 503 }
             #expect(await worker.status(of: "/health/live") == 200, "alive while disconnected")
             let waitingWhileDisconnected = try await probe.count(topology.topology.inputQueue)
             let updatesWhileDisconnected = try await probe.count(topology.topology.outputQueue)
@@ -92,12 +92,12 @@ struct BrokerFaultTests {
         let inFlightAtTheStop = try await worker.metric("responder_in_flight_events")
         #expect(waitingAtTheStop > 0, "the restart must strike while inputs are waiting")
         try await node.ctl("stop_app")
-        try await waitFor(timeout: .seconds(30), "readiness to fail") { await worker.status(of: "/health/ready") == 503 }
+        try await waitFor("readiness to fail") { await worker.status(of: "/health/ready") == 503 }
         try await node.ctl("start_app")
         try await node.ctl("await_startup")
         try await worker.waitUntilReady()
         // Read until it shows: a busy broker's listing leaves out the queues that do not answer in time.
-        try await waitFor(timeout: .seconds(30), "the quorum input queue running after the restart") {
+        try await waitFor("the quorum input queue running after the restart") {
             try await node.ctl("list_queues", "--no-table-headers", "name", "type", "state").split(separator: "\n")
                 .contains { $0 == "\(topology.topology.inputQueue)\tquorum\trunning" }
         }

@@ -7,7 +7,7 @@ import WorkerHarness
 /// then restarted on the same state file, loses nothing and doubles nothing: 300 rotate taps over 12 notifications
 /// leave every notification's exact tap count and its golden updates (a repeat carries the same message id and
 /// bytes), and no input is left unacknowledged or dead-lettered.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct CrashAtEveryStepTests {
     /// Every tap passes the handler and commit steps (300 times); only the 60 taps that change buttons publish, so
     /// they pass the publish and confirm steps. Each kill lands mid-stream.
@@ -23,7 +23,7 @@ struct CrashAtEveryStepTests {
             topology: topology, statePath: state, environment: ["RESPONDER_FAULT": "\(step):\(occurrence)"])
         try await doomed.waitUntilReady()
         try await run.publish(on: probe)
-        #expect(try await doomed.waitForExit(timeout: .seconds(120)) == SIGKILL)
+        #expect(try await doomed.waitForExit() == SIGKILL)
         #expect(doomed.logText.contains("RESPONDER_FAULT: \(step) reached \(occurrence) times, SIGKILL"))
         let updatesBeforeRestart = try await probe.count(topology.topology.outputQueue)
 

@@ -13,7 +13,7 @@ import WorkerHarness
 /// own, so it runs beside the other tests.
 @Suite(
     .enabled(if: TestBroker.isAvailable && SharedDatabase.isAvailable, "needs a broker and PostgreSQL: run scripts/test"),
-    .timeLimit(.minutes(6)))
+    .timeLimit(.minutes(10)))
 struct DatabaseSchemaChangeTests {
     @Test(arguments: [50, 0])
     func aRenamedTablePausesTheWorkerAndItResumesOnceTheTableIsBack(committedBefore: Int) async throws {
@@ -31,12 +31,12 @@ struct DatabaseSchemaChangeTests {
 
         let split = committedBefore == 0 ? 0 : run.lines.count / 3
         try await publisher.publish(Array(run.lines[..<split]))
-        try await waitFor(timeout: .seconds(120), "the worker to commit \(committedBefore) inputs") {
+        try await waitFor("the worker to commit \(committedBefore) inputs") {
             try await worker.metric("responder_events_total") >= Double(committedBefore)
         }
         try await database.outage.psql("ALTER TABLE \(database.schema).inbox RENAME TO inbox_away")
         try await publisher.publish(Array(run.lines[split...]))
-        try await waitFor(timeout: .seconds(60), "the worker to pause") { await worker.status(of: "/health/ready") == 503 }
+        try await waitFor("the worker to pause") { await worker.status(of: "/health/ready") == 503 }
         // Readiness answers anyone who reaches the port: it says what is wrong, not what the database said.
         let reasons = await worker.text(of: "/health/ready") ?? ""
         #expect(
@@ -44,7 +44,7 @@ struct DatabaseSchemaChangeTests {
                 == "not ready: the state store is unavailable; inputs wait in the queue", "\(reasons)")
         #expect(try await worker.metric("responder_store_paused") == 1)
         // Paused, it keeps checking the store and finds the table still gone.
-        try await waitFor(timeout: .seconds(60), "the worker to check the store again") {
+        try await waitFor("the worker to check the store again") {
             worker.logText.contains("the state store is still unavailable")
         }
         #expect(await worker.status(of: "/health/ready") == 503)
@@ -53,7 +53,7 @@ struct DatabaseSchemaChangeTests {
         #expect(serverSaid == 1, "\(worker.logText.suffix(3000))")
 
         try await database.outage.psql("ALTER TABLE \(database.schema).inbox_away RENAME TO inbox")
-        try await worker.waitUntilReady(timeout: .seconds(120))
+        try await worker.waitUntilReady()
         let result = try await run.finishOnBroker(on: node, topology: topology, probe: probe, workers: [worker])
         try await run.checkStore(database.store, received: result.received)
         #expect(result.retried == 0, "no input counted a failure of the store against itself")

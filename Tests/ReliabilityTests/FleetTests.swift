@@ -53,7 +53,7 @@ struct FleetTests {
         defer { if doomed.isRunning { doomed.send(SIGKILL) } }
         try await doomed.waitUntilReady()
         let firstPart = Task { try await probe.publish(parts[0]) }
-        let killStatus = try await doomed.waitForExit(timeout: .seconds(120))
+        let killStatus = try await doomed.waitForExit()
         #expect(killStatus == SIGKILL, "the third worker killed itself at its 20th input")
         let workers = try (1...3).map { number in
             try startWorker(topology, database: database, node: cluster.nodes[number - 1])
@@ -70,19 +70,19 @@ struct FleetTests {
             try await leaderWorker.metric("responder_events_total") >= handledBefore + 20
         }
         try await cluster.stopNode(firstLeader)
-        try await waitFor(timeout: .seconds(60), "readiness to fail on node \(firstLeader)'s worker") {
+        try await waitFor("readiness to fail on node \(firstLeader)'s worker") {
             await leaderWorker.status(of: "/health/ready") == 503
         }
         let survivor = firstLeader == 2 ? 3 : 2
-        try await waitFor(timeout: .seconds(60), "a new leader") {
+        try await waitFor("a new leader") {
             (try? await cluster.leader(of: input)).map { $0 != firstLeader } ?? false
         }
         let electedLeader = try await cluster.leader(of: input)
         try await cluster.startNode(firstLeader)
-        try await leaderWorker.waitUntilReady(timeout: .seconds(120))
+        try await leaderWorker.waitUntilReady()
         try await secondPart.value
         // The restarted member catches up with the leader's log before it counts as a follower again.
-        try await waitFor(timeout: .seconds(60), "every member of the input queue back after the restart") {
+        try await waitFor("every member of the input queue back after the restart") {
             let members = try await cluster.members(of: input, askingNode: survivor)
             return members.count == 3 && members.values.allSatisfy { $0 == "leader" || $0 == "follower" }
         }
@@ -141,11 +141,12 @@ struct FleetTests {
         }
         #expect(!paused.isEmpty, "a worker must report not-ready while the database is down")
         try await outage.start()
-        for worker in workers { try await worker.waitUntilReady(timeout: .seconds(120)) }
+        for worker in workers { try await worker.waitUntilReady() }
         for number in paused {
             let worker = workers[number - 1]
             #expect(try await worker.metric("responder_store_outages_total") >= 1, "worker \(number) counted the outage")
-            #expect(worker.logText.contains("the state store answers again: resuming"), "worker \(number) resumed")
+            // The log line comes after readiness: wait for it.
+            try await worker.waitForLog("the state store answers again: resuming")
         }
         return paused
     }

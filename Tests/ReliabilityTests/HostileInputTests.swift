@@ -11,7 +11,7 @@ import WorkerHarness
 /// its body unchanged and the reason its kind calls for (a body over the limit is never read: the worker rejects it
 /// and the broker dead-letters it, with `x-death` rather than a detail); every good event (odd-looking valid ones included) gets
 /// its update; the worker neither dies nor reconnects, and its memory stays bounded.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct HostileInputTests {
     /// A guard against unbounded growth (10 MiB bodies, 10,000-level nesting), not a performance target.
     static let peakMemoryLimitKiB = 200 * 1024

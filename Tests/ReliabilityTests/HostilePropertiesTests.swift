@@ -10,7 +10,7 @@ import WorkerHarness
 /// The hostile properties and headers corpus mixed into a stream of good events, through the real broker and
 /// `responder run`: the worker neither dies nor reconnects, every good event gets its update, and every hostile
 /// message is handled or dead-lettered with a reason, a bounded detail and a routable key.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct HostilePropertiesTests {
     @Test func hostilePropertiesAndHeadersNeitherCrashNorDisconnectTheWorker() async throws {
         let node = try BrokerNode.shared()

@@ -7,7 +7,7 @@ import WorkerHarness
 /// The lifecycle session (replacements, removals, a redelivered removal, stale responses) through the real broker,
 /// unordered and in ordered mode (the session routes every input by its request identifier, as ordered mode needs):
 /// the worker publishes exactly the golden outputs, in each notification's order, with SQLite and with PostgreSQL.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(4)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct LifecycleThroughBrokerTests {
     /// Unordered (0 shards) and ordered (2 shards).
     static let shardCounts = [0, 2]

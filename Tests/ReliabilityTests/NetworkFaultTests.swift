@@ -10,7 +10,7 @@ import WorkerHarness
 /// heartbeat timeout, while a stream of taps goes through `responder run`. The worker reconnects by itself each
 /// time, and the run ends with every golden update delivered, every tap counted once, nothing left in the input
 /// queues and nothing dead-lettered.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .serialized, .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .serialized, .timeLimit(.minutes(10)))
 struct NetworkFaultTests {
     @Test func streamThroughAFaultyNetwork() async throws {
         let node = try BrokerNode.shared()

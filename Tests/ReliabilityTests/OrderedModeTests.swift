@@ -95,7 +95,7 @@ struct OrderedModeTests {
         let outcome = try await run(
             "ordered-kill", shards: Self.shards, firstWorkerEnvironment: ["RESPONDER_FAULT": "after-publish:300"]
         ) { first in
-            let status = try await first.waitForExit(timeout: .seconds(300))
+            let status = try await first.waitForExit()
             #expect(status != 0, "killed by its fault")
         }
         expectSerialOrder(outcome)

@@ -1,7 +1,6 @@
 import BrokerHarness
 import Foundation
 import NotificationEvents
-import Synchronization
 import Testing
 import WorkerHarness
 
@@ -9,7 +8,7 @@ import WorkerHarness
 /// worker to subscribe active on every shard, so a prefetch per shard channel would let it hold shards × prefetch
 /// inputs (times the largest body, its memory). Checked where it matters: during a store pause, when the inputs
 /// wait in place unacknowledged and the shards deliver up to the bound and no further.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(4)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct OrderedPrefetchTests {
     static let shards = 4
     /// Not a multiple of the shards, so the remainder is spread too.
@@ -42,7 +41,7 @@ struct OrderedPrefetchTests {
             topology: topology, statePath: state,
             environment: ["RESPONDER_MAX_STATE_SIZE": "\(size + 16_384)", "RESPONDER_PREFETCH": "\(Self.prefetch)"])
         defer { if worker.isRunning { worker.send(SIGKILL) } }
-        try await waitFor(timeout: .seconds(60), "the state file to be full and the worker to pause") {
+        try await waitFor("the state file to be full and the worker to pause") {
             (try? await worker.metric("responder_store_paused")) == 1
         }
 
@@ -51,15 +50,12 @@ struct OrderedPrefetchTests {
         // time (seen in CI: one shard of four listed, while the worker held inputs of all four), so it is read
         // until every shard is in it.
         let shardQueues = Set((0..<Self.shards).map(topology.topology.shardQueue))
-        let listing = Mutex<[[String]]>([])
-        try await waitFor(timeout: .seconds(60), "the broker to list a consumer on every shard") {
+        let consumers = try await waitForValue("the broker to list a consumer on every shard") { () -> [[String]]? in
             let consumers = try await node.ctl("list_consumers", "--no-table-headers", "queue_name", "prefetch_count")
                 .split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
                 .filter { $0.count == 2 && shardQueues.contains($0[0]) }
-            listing.withLock { $0 = consumers }
-            return Set(consumers.map { $0[0] }) == shardQueues
+            return Set(consumers.map { $0[0] }) == shardQueues ? consumers : nil
         }
-        let consumers = listing.withLock { $0 }
         #expect(consumers.count == Self.shards, "one consumer per shard: \(consumers)")
         #expect(consumers.compactMap { Int($0[1]) }.reduce(0, +) == Self.prefetch, "\(consumers)")
         #expect(consumers.allSatisfy { (Int($0[1]) ?? 0) >= 1 }, "\(consumers)")
@@ -72,19 +68,13 @@ struct OrderedPrefetchTests {
             let counts = try await node.queueCounts(prefix: topology.prefix).filter { shardQueues.contains($0.key) }
             return counts.count == Self.shards ? counts : nil
         }
-        try await waitFor(timeout: .seconds(60), "the broker's and the worker's counts of held inputs to agree") {
+        try await waitFor("the broker's and the worker's counts of held inputs to agree") {
             guard let held = try await shardCounts()?.values.map(\.unacknowledged).reduce(0, +) else { return false }
             let inFlight = try await worker.metric("responder_in_flight_events")
             return held >= Self.prefetch && Double(held) == inFlight
         }
         // Nothing is acknowledged during the pause: the counts stay as they were when they agreed.
-        let counted = Mutex<[String: QueueCounts]>([:])
-        try await waitFor(timeout: .seconds(60), "the broker to list every shard's counts") {
-            guard let counts = try await shardCounts() else { return false }
-            counted.withLock { $0 = counts }
-            return true
-        }
-        let counts = counted.withLock { $0 }
+        let counts = try await waitForValue("the broker to list every shard's counts") { try await shardCounts() }
         #expect(counts.values.map(\.unacknowledged).reduce(0, +) == Self.prefetch, "\(counts)")
         #expect(counts.values.allSatisfy { $0.ready > 0 }, "the shards had more to give: \(counts)")
         #expect(try await worker.metric(#"responder_events_total{outcome="handed_back"}"#) == 0)

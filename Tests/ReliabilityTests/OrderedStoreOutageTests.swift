@@ -8,7 +8,7 @@ import WorkerHarness
 /// its consumers (none handed back to the back of a shard, where a notification's later events would overtake
 /// them); once pruning makes room it resumes by itself, and every notification's updates equal a serial replay's,
 /// in order, with nothing dead-lettered.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(8)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct OrderedStoreOutageTests {
     @Test func aFullStateHoldsTheInputsInPlaceAndEachNotificationKeepsItsOrder() async throws {
         let node = try BrokerNode.shared()
@@ -25,9 +25,11 @@ struct OrderedStoreOutageTests {
         try await worker.waitUntilReady()
 
         try await probe.publish(stream.lines)
-        try await waitFor(timeout: .seconds(120), "the state file to fill and the worker to pause") {
+        try await waitFor("the state file to fill and the worker to pause") {
             (try? await worker.metric("responder_store_paused")) == 1
         }
+        // Readiness follows the metric; the log line follows both.
+        try await worker.waitForLog("the state store is unavailable: pausing")
         // The worker's own account (rabbitmqctl's counts of a quorum queue can lag by seconds): the inputs it held
         // when the store failed are still in flight, none handed back.
         let held = Int(try await worker.metric("responder_in_flight_events"))
@@ -36,7 +38,7 @@ struct OrderedStoreOutageTests {
         #expect(await worker.status(of: "/health/ready") == 503)
 
         #expect(try await CrowdedState.makeRoom(at: state) == CrowdedState.oldEntries)
-        try await worker.waitUntilReady(timeout: .seconds(90))
+        try await worker.waitUntilReady()
         try await waitUntilSettled(topology, on: node, probe: probe, workers: [worker])
         #expect(try await worker.metric(#"responder_events_total{outcome="handed_back"}"#) == 0, "nothing handed back")
         #expect(try await worker.metric("responder_in_flight_events") == 0)

@@ -7,7 +7,7 @@ import WorkerHarness
 /// Three `responder run` processes on one input queue and one SQLite state file: every tap has exactly one effect
 /// and each notification ends with its exact count, although the broker hands one notification's events to
 /// different workers at once (optimistic concurrency makes the loser of a race handle its event again).
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct SeveralWorkersTests {
     @Test func threeWorkersShareAQueueAndAStateFile() async throws {
         let node = try BrokerNode.shared()

@@ -53,7 +53,7 @@ struct ShardSpreadTests {
         // 1. Spread, whatever the start order: the first alone holds all six, then each of three holds two.
         let first = try startWorker([:])
         try await first.waitUntilReady()
-        try await waitFor(timeout: .seconds(60), "the first worker to hold every shard") {
+        try await waitFor("the first worker to hold every shard") {
             try await first.metric("responder_shard_active") == Double(Self.shards)
         }
         let doomed = try startWorker(["RESPONDER_FAULT": "after-publish:20"])
@@ -66,7 +66,7 @@ struct ShardSpreadTests {
         // 2. Death: the doomed worker kills itself mid-part-1; its two shards go to the others once its membership
         // expires (10 s) plus a heartbeat or two.
         let firstPart = Task { try await probe.publish(parts[0]) }
-        #expect(try await doomed.waitForExit(timeout: .seconds(120)) == SIGKILL, "killed by its fault")
+        #expect(try await doomed.waitForExit() == SIGKILL, "killed by its fault")
         let died = ContinuousClock.now
         try await firstPart.value
         workers = [first, third]
@@ -118,7 +118,7 @@ struct ShardSpreadTests {
         _ workers: [WorkerProcess], _ what: String, since began: ContinuousClock.Instant = .now
     ) async throws -> Duration {
         let least = Self.shards / workers.count
-        try await waitFor(timeout: .seconds(90), "the shards to spread over \(what)") {
+        try await waitFor("the shards to spread over \(what)") {
             var held: [Double] = []
             for worker in workers { held.append(try await worker.metric("responder_shard_active")) }
             return held.reduce(0, +) == Double(Self.shards) && held.allSatisfy { $0 >= Double(least) && $0 <= Double(least + 1) }

@@ -9,7 +9,7 @@ import WorkerHarness
 /// limit, SQLite's max_page_count), reports not ready with the reason, logs the outage once, and hands the inputs it
 /// held back to the queue, uncounted. Once pruning makes room it resumes by itself: every tap is counted exactly
 /// once, every golden update arrives, nothing is dead-lettered or left in the queue.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(8)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct StoreFullTests {
     @Test func aFullStatePausesTheWorkerUntilPruningMakesRoom() async throws {
         let node = try BrokerNode.shared()
@@ -28,12 +28,13 @@ struct StoreFullTests {
 
         let streaming = Task { try await publisher.publishStreaming(run.lines) }
         // The pause itself, not any not-ready: the broker's own alarms also make readiness 503.
-        try await waitFor(timeout: .seconds(120), "the state file to fill and the worker to pause") {
+        try await waitFor("the state file to fill and the worker to pause") {
             (try? await worker.metric("responder_store_paused")) == 1
         }
+        // The log gives the reason, in a line written after the metric and readiness.
+        try await worker.waitForLog("database or disk is full (SQLITE_FULL")
         let reasons = await worker.text(of: "/health/ready") ?? ""
         #expect(reasons.contains("the state store is unavailable"), "\(reasons)")
-        #expect(worker.logText.contains("database or disk is full (SQLITE_FULL"), "the log gives the reason")
         #expect(await worker.status(of: "/health/ready") == 503)
         try await streaming.value
         let updatesWhilePaused = try await probe.count(topology.topology.outputQueue)
@@ -42,7 +43,7 @@ struct StoreFullTests {
         #expect(await worker.status(of: "/health/ready") == 503, "nothing cured the store yet")
 
         #expect(try await CrowdedState.makeRoom(at: state) == CrowdedState.oldEntries)
-        try await worker.waitUntilReady(timeout: .seconds(90))
+        try await worker.waitUntilReady()
         #expect(try await worker.metric("responder_store_paused") == 0)
         let handedBack = try await worker.metric(#"responder_events_total{outcome="handed_back"}"#)
         #expect(handedBack > 0, "the inputs it held went back to the queue")

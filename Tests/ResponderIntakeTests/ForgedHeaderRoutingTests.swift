@@ -136,6 +136,22 @@ import Testing
         #expect(try info(letter).reason == .malformedJSON)
     }
 
+    /// Every short-string property: one over 255 bytes is dropped, one at 255 kept, whichever they are.
+    @Test(arguments: ShortStringProperty.allCases)
+    func aDeadLetterDropsEveryShortStringTheWireCannotCarry(property: ShortStringProperty) throws {
+        for (long, kept) in [(256, 255), (300, 1)] {
+            var delivery = input()
+            delivery.properties[shortString: property] = String(repeating: "x", count: long)
+            let other = property == .appID ? ShortStringProperty.replyTo : .appID
+            delivery.properties[shortString: other] = String(repeating: "y", count: kept)
+            let letter = routing.deadLetter(delivery, reason: .malformedJSON, detail: "d", limits: limits, now: now)
+            #expect(limits.problem(letter) == nil)
+            #expect(letter.properties[shortString: property] == nil)
+            #expect(letter.properties[shortString: other] == String(repeating: "y", count: kept))
+            #expect(try info(letter).detail.contains("the input's headers were dropped"))
+        }
+    }
+
     @Test func anUnpublishableOutputDeadLettersItsInputWithAReason() throws {
         let letter = routing.deadLetter(
             input(), unpublishable: "the routing key has 300 bytes, over 255", limits: limits, now: now)

@@ -11,7 +11,7 @@ import Testing
 
 /// What the PostgreSQL store makes of the server's errors: real errors of the real server, raised with each
 /// SQLSTATE, or met by a statement of the store itself.
-@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(10)))
 struct PostgresFailureTests {
     /// The error the server answers a statement raising `state` with.
     private func serverError(_ state: String) async throws -> PSQLError {

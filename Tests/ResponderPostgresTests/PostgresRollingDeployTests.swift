@@ -9,7 +9,7 @@ import Testing
 
 /// While a rolling deploy runs, workers of the previous build still call version 3's `commit_events`. They know
 /// nothing of removed notifications, so their commit must not bring one back.
-@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(10)))
 struct PostgresRollingDeployTests {
     @Test func aWorkerOfThePreviousBuildCannotWriteOverARemovedNotification() async throws {
         let directory = try TemporaryDirectory()

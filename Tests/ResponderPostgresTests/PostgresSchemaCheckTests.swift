@@ -10,7 +10,7 @@ import Testing
 
 /// Workers and replays only check the schema; `responder migrate` alone changes it, so a worker's role needs only
 /// row rights.
-@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(10)))
 struct PostgresSchemaCheckTests {
     /// The store `run` and `replay` open.
     private func open(_ url: PostgresURL) async throws -> OpenedState {

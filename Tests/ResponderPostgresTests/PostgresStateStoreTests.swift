@@ -10,7 +10,7 @@ import Testing
 
 /// What only the PostgreSQL store does: migrations shared by a fleet, batched pruning one worker at a time, and
 /// clear, bounded failures on a wrong URL. (Its StateStore behaviour is in StateStoreConformanceTests.)
-@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(10)))
 struct PostgresStateStoreTests {
     /// Runs `sql` on a connection of its own in `url`'s schema, returning the first column of each row as text.
     private func query(_ sql: String, in url: PostgresURL) async throws -> [String] {

@@ -12,7 +12,7 @@ import Testing
 /// The safe defaults of TLS and authentication, against scripts/postgres's server: its certificate is for
 /// localhost, by a throwaway CA no system trusts, and its role `responder_cleartext` is asked for the password in
 /// cleartext, with TLS or without.
-@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(10)))
 struct PostgresTLSTests {
     /// The folder of the server's CA (`POSTGRES_TLS_DIR`).
     private func caFile() throws -> String {
@@ -145,7 +145,7 @@ struct PostgresTLSTests {
         proxy.refuseTLS()
         proxy.resetAll()
         // An operation may meet the reset connection before the pool replaces it.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + hangGuard
         var refusal: StateStoreUnavailable?
         while refusal == nil, ContinuousClock.now < deadline {
             do {

@@ -7,7 +7,7 @@ import Testing
 /// Handlers run inline in a few lanes per batch, each lane taking one notification's events after another: a call past
 /// its limit must hand the rest of its lane's work to a fresh lane, so neither its notification's later events nor the
 /// other notifications queued behind it wait for a handler that ignores its cancellation.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HandlerLaneTests {
     @Test func aCallPastItsLimitLeavesItsLanesOtherWorkToAFreshLane() async throws {
         let gate = Signal()

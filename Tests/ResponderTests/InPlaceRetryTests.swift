@@ -67,7 +67,7 @@ import Testing
         return try EventCodec.decodeStored([String].self, from: try #require(record.handlerStates["flaky"]))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aFailedEventIsRetriedBeforeTheNotificationsLaterEvents() async throws {
         let recorder = FlakyRecorder(failing: ["a/2": 2])
         let (completions, store) = try await Self.run(
@@ -86,7 +86,7 @@ import Testing
         #expect(completions.map(\.tag).filter { $0.hasPrefix("a/") } == ["a/1", "a/2", "a/3", "a/4"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func anEventThatFailsEveryRetryIsReportedFailedAndTheLaterEventsFollowIt() async throws {
         let recorder = FlakyRecorder(failing: ["a/2": 10])
         let (completions, store) = try await Self.run(
@@ -103,7 +103,7 @@ import Testing
         #expect(try await Self.state(of: "a", in: store) == ["a/1", "a/3"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aPermanentFailureIsNotRetried() async throws {
         final class Permanent: NotificationContentExtension, Sendable {
             let name = "permanent"
@@ -136,7 +136,7 @@ import Testing
         #expect(completion?.retriedInPlace == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func withoutDelaysInPlaceAFailureIsReportedAtOnce() async throws {
         let recorder = FlakyRecorder(failing: ["a/1": 1])
         let (completions, _) = try await Self.run(recorder, retryDelays: [], events: Self.events("a", count: 2))

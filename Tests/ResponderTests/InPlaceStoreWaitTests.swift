@@ -116,7 +116,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func eventsWaitForTheStoreInPlaceAndFollowInOrder() async throws {
         let store = OutageStore(down: true)
         let waits = Waits(expected: 2)
@@ -137,7 +137,7 @@ import Testing
         #expect(try await Self.state(of: "b", in: store.memory) == ["b/1", "b/2"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aWaitGivenUpLeavesTheEventAndItsNotificationsLaterEventsUnreported() async throws {
         let store = OutageStore(down: false, alwaysDown: ["a/1"])
         let waits = Waits(expected: 1, givesUp: true)
@@ -152,7 +152,7 @@ import Testing
         #expect(try await Self.state(of: "b", in: store.memory) == ["b/1", "b/2"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func withoutAStoreWaitTheOutageIsReportedAtOnce() async throws {
         let store = OutageStore(down: true)
         var registry = try Fixtures.registry(extension: nil)

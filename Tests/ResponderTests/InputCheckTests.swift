@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: [
         "application/cloudevents+json", "application/json", "application/json; charset=utf-8",
-        "Application/CloudEvents+JSON", "",
+        "Application/CloudEvents+JSON", "", " \t",
     ])
     func acceptedContentTypes(contentType: String) async throws {
         let outcome = try await pipeline().process(Events.message(event, contentType: contentType))
@@ -30,11 +30,18 @@ import Testing
         #expect(outcome.disposition == .updated)
     }
 
-    @Test(arguments: ["text/plain", "application/xml", "application/cloudevents-batch+json"])
+    /// Only spaces and tabs make a content type blank (read like a missing one): a no-break space is a content type.
+    @Test(arguments: ["text/plain", "application/xml", "application/cloudevents-batch+json", "\u{A0}"])
     func otherContentTypesAreDeadLettered(contentType: String) async throws {
         let outcome = try await pipeline().process(Events.message(event, contentType: contentType))
         #expect(outcome.deadLetterReason == .unsupportedContentType)
         #expect(handler.journal.entries.isEmpty)
+    }
+
+    @Test(arguments: ["", "identity", "UTF-8", "utf8"])
+    func encodingsOfTheJSONTextItselfAreAccepted(contentEncoding: String) async throws {
+        let message = Events.message(body: EventCodec.encode(event), contentEncoding: contentEncoding)
+        #expect(try await pipeline().process(message).disposition == .updated)
     }
 
     @Test func aCompressedBodyIsDeadLettered() async throws {

@@ -12,7 +12,7 @@ import Testing
 @Suite struct NotificationPruningTests {
 
     /// The worker's pruning pass forgets old inbox entries and old notifications, and stops when cancelled.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func thePruningPassForgetsInboxEntriesAndNotifications() async throws {
         let store = InMemoryStateStore(inboxRetention: .zero, notificationRetention: .zero)
         #expect(try await store.change("n", event: "e1", at: .distantPast) == .committed)

@@ -54,7 +54,7 @@ import StoreHarness
         }
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aLargeInboxBacklogIsPrunedInBatchesWithCommitsBetweenThem() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")
@@ -75,7 +75,7 @@ import StoreHarness
         try store.close()
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func manyNotificationsArePrunedInBatchesWithCommitsBetweenThem() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")

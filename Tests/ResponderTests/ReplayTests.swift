@@ -51,7 +51,7 @@ import Testing
         return (outputs, problems, summary)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func outputsFollowInputOrderWhateverOrderNotificationsFinishIn() async throws {
         let directory = try TemporaryDirectory()
         let url = try fixture(

@@ -1,16 +1,19 @@
+import BrokerHarness
 import Foundation
+import GRDBSQLite
 import NotificationEvents
 import PipelineHarness
 import StoreHarness
 
 @testable import Responder
+import Synchronization
 import Testing
 
 /// Commits leave the WAL checkpoint to the store's helper connection, and the WAL is still checkpointed and
 /// started over. What the tests watch is the WAL file: its size gives the most frames it has held, and its header
 /// (checkpoint sequence number and salts) changes each time a write starts the WAL over, which a write only does
 /// once a checkpoint has copied the whole WAL.
-@Suite(.timeLimit(.minutes(2))) struct SQLiteCheckpointTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteCheckpointTests {
     /// A WAL frame: a 24-byte header and a page (4 KiB, SQLite's default).
     private static let frameSize = 24 + 4096
 
@@ -43,6 +46,42 @@ import Testing
         func walGeneration() throws -> Data {
             try Data(contentsOf: URL(fileURLWithPath: path + "-wal")).subdata(in: 12..<20)
         }
+    }
+
+    /// The helper's connection waits for a lock as the store's own connections do: while another connection to the
+    /// file holds it (as one closing does for a moment), the helper starts once it is let go instead of failing with
+    /// "database is locked" (seen in CI: a store opened as another on the same file closed).
+    @Test func theHelperWaitsForALockAsTheStoreDoes() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.sqlite")
+        try SQLiteStateStore(path: path).close()
+        var other: OpaquePointer?
+        #expect(sqlite3_open(path, &other) == SQLITE_OK)
+        #expect(sqlite3_exec(other, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE", nil, nil, nil) == SQLITE_OK)
+        let checkpointer = SQLiteCheckpointer(policy: .standard)
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let began = Mutex<ContinuousClock.Instant?>(nil)
+        DispatchQueue.global().async {
+            began.withLock { $0 = .now }
+            // A busy timeout no run of the suite reaches: on a crowded machine the test's own wake-ups can lag by
+            // seconds (a timeout of 60 s once ran out while it counted 100 sleeps of 20 ms).
+            let result = Result { try checkpointer.start(path: path, busyTimeout: .seconds(3600)) }
+            outcome.withLock { $0 = result }
+        }
+        // Without a busy timeout the helper fails at once; with one it waits as long as the lock is held. Watched for a
+        // second of the clock once the helper has begun, however few wake-ups the test gets in it.
+        while outcome.withLock({ $0 == nil }) {
+            if let began = began.withLock({ $0 }), ContinuousClock.now - began > .seconds(1) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(outcome.withLock { $0 == nil }, "the helper did not wait for the lock")
+        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(other)
+        while outcome.withLock({ $0 == nil }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(throws: Never.self) { try outcome.withLock { $0 }?.get() }
+        try checkpointer.close()
     }
 
     @Test func commitsLeaveTheCheckpointToTheHelperWhichStillStartsTheWALOver() async throws {
@@ -89,9 +128,9 @@ import Testing
         try store.close()
     }
 
-    /// Waits, polling, until `condition` holds, for at most 30 seconds.
+    /// Waits, polling, until `condition` holds, for at most `hangGuard`.
     private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + hangGuard
         while !condition() {
             guard ContinuousClock.now < deadline else {
                 Issue.record("timed out")

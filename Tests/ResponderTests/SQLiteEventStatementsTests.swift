@@ -10,7 +10,7 @@ import Testing
 
 /// What the SQLite store asks of SQLite per event, watched through SQLite's statement trace on the writer's
 /// connection: the costs issue 24 found in a profile, which no result would show.
-@Suite(.timeLimit(.minutes(2))) struct SQLiteEventStatementsTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteEventStatementsTests {
     /// The SQL of every statement the writer's connection runs while tracing.
     private final class Trace: Sendable {
         let statements = Mutex<[String]>([])

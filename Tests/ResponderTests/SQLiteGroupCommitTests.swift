@@ -7,7 +7,7 @@ import StoreHarness
 import Testing
 
 /// The commits of a batch share transactions, and each still gets exactly the result it would get alone.
-@Suite(.timeLimit(.minutes(2))) struct SQLiteGroupCommitTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteGroupCommitTests {
     static func entry(_ id: String, request: String, outputs: [OutboundMessage] = []) -> InboxEntry {
         InboxEntry(source: "/tests", eventID: id, requestIdentifier: request, outputs: outputs, processedAt: .now)
     }

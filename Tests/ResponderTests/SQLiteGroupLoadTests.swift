@@ -8,7 +8,7 @@ import Testing
 
 /// The loads of a batch are read in groups on the writer's connection, and each still gets exactly the snapshot it
 /// would get alone.
-@Suite(.timeLimit(.minutes(2))) struct SQLiteGroupLoadTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteGroupLoadTests {
     /// A load whose stored bytes no longer decode (here actions overwritten behind the store's back) fails alone:
     /// the loads read with it get their snapshots.
     @Test func aFailingLoadFailsAloneAndTheRestOfItsGroupIsRead() async throws {

@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func eventsOfOneNotificationRunOneAtATimeInArrivalOrder() async throws {
         let recorder = Recorder()
         var registry = try Fixtures.registry(extension: nil)
@@ -120,7 +120,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func differentNotificationsRunConcurrently() async throws {
         var registry = try Fixtures.registry(extension: nil)
         try registry.register(Rendezvous())
@@ -134,7 +134,7 @@ import Testing
         #expect(Set(completions.map(\.tag)) == ["a", "b"])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func anUndecodableMessageCompletesAtOnceWithItsTag() async throws {
         let scheduler = ResponseScheduler<String>(
             pipeline: ResponsePipeline(registry: try Fixtures.registry(), store: InMemoryStateStore(), logger: .quiet),
@@ -172,7 +172,7 @@ import Testing
         }
     }
 
-    @Test("handlers run on the scheduler's executor, in a batch and when retried in place", .timeLimit(.minutes(1)))
+    @Test("handlers run on the scheduler's executor, in a batch and when retried in place", .timeLimit(.minutes(10)))
     func handlersRunOnTheSchedulersExecutor() async throws {
         let executor = QueueExecutor()
         let handler = WhereItRuns(executor: executor)
@@ -190,7 +190,7 @@ import Testing
         #expect(handler.onExecutor.entries == [true, true])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func runEndsAtOnceWhenNothingWasSubmitted() async throws {
         let scheduler = ResponseScheduler<Int>(
             pipeline: ResponsePipeline(registry: HandlerRegistry(), store: InMemoryStateStore(), logger: .quiet),

@@ -4,7 +4,7 @@ import Testing
 import WorkerHarness
 
 /// `responder health`, the command both container health checks run: exit 0 only while the worker is ready.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct HealthCommandTests {
     @Test func aReadyWorkerIsHealthy() async throws {
         let topology = TestTopology("health")

@@ -8,7 +8,7 @@ import WorkerHarness
 
 /// `responder publish` feeds a broker from a fixture, each message confirmed: lines that are not fixture lines are
 /// reported and skipped, and `--repeat` gives each later pass new event and message ids.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct PublishCommandTests {
     /// The malformed session with its fixture lines pointed at `exchange`; the lines that are no fixture lines
     /// (2 and 4) stay as they are, and a blank line is added.

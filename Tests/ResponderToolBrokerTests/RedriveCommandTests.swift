@@ -8,7 +8,7 @@ import WorkerHarness
 
 /// `responder redrive` moves dead letters back to the input exchange with the routing key they were first delivered
 /// with, without their failure headers, each confirmed there before it leaves the dead-letter queue; with `--reason`, only those of one reason.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct RedriveCommandTests {
     /// One dead letter as the worker (or the broker, for the delivery limit) leaves it.
     struct DeadLetter {

@@ -10,7 +10,7 @@ import WorkerHarness
 /// `responder redrive` picks dead letters by message id, notification, category and time as well as by reason,
 /// shows a message in full without what the user typed, and sends one back with a body the operator wrote, only
 /// once the contract accepts it.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct RedriveSelectionTests {
     /// A dead-lettered response event: its id, notification, category and when it was dead-lettered.
     struct DeadLetter {

@@ -6,7 +6,7 @@ import WorkerHarness
 /// docker-compose.yml and the Dockerfile cannot be run here (no docker engine), so the suite checks what can be
 /// checked: the compose file validates, the image builds with the packages scripts/test installs, and both health
 /// checks probe readiness with a command that works.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct DeploymentFilesTests {
     static func text(_ path: String) throws -> String {
         try String(contentsOf: Paths.root.appendingPathComponent(path), encoding: .utf8)

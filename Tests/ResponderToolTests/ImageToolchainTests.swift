@@ -6,7 +6,7 @@ import WorkerHarness
 /// The Dockerfile's build stage can build the package: its Swift is no older than any manifest the build loads
 /// (the package's own and every resolved dependency's, as that compiler would choose among their version-specific
 /// manifests) and no older than the toolchain this suite builds and tests with.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImageToolchainTests {
     /// The Swift version of the build stage's image tag: `swift:6.3.1-bookworm`, maybe with `@sha256:…` after it.
     static func imageSwift() throws -> SwiftVersion {

@@ -6,7 +6,7 @@ import WorkerHarness
 
 /// `responder inspect`: one notification's stored state, version and recent inbox entries, read from the store its
 /// command line names and never written.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct InspectCommandTests {
     @Test func printsTheNotificationsStateAndItsRecentEventsNewestFirst() async throws {
         let folder = try Paths.temporaryFolder("inspect")

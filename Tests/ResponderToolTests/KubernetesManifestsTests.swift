@@ -8,7 +8,7 @@ import WorkerHarness
 /// and each variant has the shape its README section promises: the single worker a StatefulSet of one with its
 /// state on a claimed volume, the fleet a Deployment of several with a disruption budget; both with their URLs in
 /// Secret files, a non-root read-only container, resources, and a metrics Service with scrape annotations.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct KubernetesManifestsTests {
     /// The Kubernetes release the manifests are validated against: the newest whose schemas kubernetes-validate
     /// (the version scripts/test installs) ships.

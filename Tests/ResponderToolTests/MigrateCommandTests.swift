@@ -6,7 +6,7 @@ import WorkerHarness
 
 /// `responder migrate`: creates the state store's schema and exits 0, and takes only what it uses (`--state`, or
 /// `--state-file`), from its command line alone.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct MigrateCommandTests {
     @Test func createsASQLiteStateFileThatAWorkerOpensAsIs() async throws {
         let folder = try Paths.temporaryFolder("migrate")

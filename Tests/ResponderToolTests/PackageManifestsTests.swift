@@ -6,7 +6,7 @@ import WorkerHarness
 /// `PackageManifests` chooses the manifest a compiler loads as SwiftPM does: checked on made-up packages, against
 /// the real SwiftPM of this machine's toolchain, and for the two shapes the image's toolchain check met in the
 /// resolved dependencies.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct PackageManifestsTests {
     /// A package folder with `manifests` (file name and declared tools version), each naming the package after
     /// its file so that `swift package describe` tells which one SwiftPM loaded.

@@ -4,7 +4,7 @@ import Testing
 import WorkerHarness
 
 /// The built `responder replay` executable on the fixtures: golden outputs, exit status, state across processes.
-@Suite(.timeLimit(.minutes(5))) struct ReplayCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayCommandTests {
     @Test func theExecutableIsBuilt() {
         #expect(
             FileManager.default.isExecutableFile(atPath: Paths.responder.path),

@@ -5,7 +5,7 @@ import WorkerHarness
 
 /// `--out` writes into the path it is given rather than replacing it: a symlink stays a link and its target gets the
 /// lines, as a device such as /dev/null must stay a device (an atomic write used to rename a regular file over it).
-@Suite(.timeLimit(.minutes(2))) struct ReplayOutPathTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayOutPathTests {
     @Test func outWritesThroughASymlink() async throws {
         let directory = try Paths.temporaryFolder("replay-out")
         defer { try? FileManager.default.removeItem(at: directory) }

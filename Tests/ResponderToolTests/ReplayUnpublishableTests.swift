@@ -7,7 +7,7 @@ import WorkerHarness
 /// An event whose update could never be published (an id of 250 bytes makes the update's message-id too long)
 /// is dead-lettered by replay as the worker dead-letters it, with nothing stored: its notification's next event
 /// starts from the same state, and the event itself is no duplicate when it comes again.
-@Suite(.timeLimit(.minutes(2))) struct ReplayUnpublishableTests {
+@Suite(.timeLimit(.minutes(10))) struct ReplayUnpublishableTests {
     @Test func anEventWithAnUnpublishableUpdateLeavesNoStateBehind() async throws {
         let directory = try Paths.temporaryFolder("replay-unpublishable")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,7 +4,7 @@ import Testing
 import WorkerHarness
 
 /// The image builds from the committed Package.resolved, so one commit always builds the same dependencies.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReproducibleBuildTests {
     /// SwiftPM's names for building only what Package.resolved pins, failing when it does not match the manifest.
     static let resolvedOnlyFlags: Set<Substring> = [

@@ -5,7 +5,7 @@ import WorkerHarness
 
 /// `responder run --help` is the configuration reference: every option says its environment variable and its
 /// default.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct RunHelpTests {
     /// The help's option entries, each with its wrapped help text joined onto one line.
     static func optionEntries(_ help: String) -> [String] {

@@ -6,7 +6,7 @@ import WorkerHarness
 /// start with one line saying so.
 @Suite(
     .enabled(if: ProcessInfo.processInfo.environment["POSTGRES_URL"] != nil, "needs PostgreSQL: run scripts/test"),
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
 struct RunSchemaCheckTests {
     @Test func runRefusesASchemaWithoutTablesNamingMigrate() async throws {
         let server = try #require(ProcessInfo.processInfo.environment["POSTGRES_URL"])

@@ -6,7 +6,7 @@ import WorkerHarness
 
 /// `responder shards`: for each shard of an ordered fleet, the worker holding it and its standbys, from the leases in
 /// the state store the fleet shares; reading only.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct ShardsCommandTests {
     @Test func printsEachShardsActiveWorkerAndItsStandbys() async throws {
         let folder = try Paths.temporaryFolder("shards")

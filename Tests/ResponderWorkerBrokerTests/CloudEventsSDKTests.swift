@@ -11,7 +11,7 @@ import WorkerHarness
 /// the SDK writes them in structured mode and in binary mode (the AMQP binding's `cloudEvents_` and `cloudEvents:`
 /// headers, the RabbitMQ binding's `ce-` headers), give exactly the session's golden updates, which the SDK reads
 /// back in either output mode.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct CloudEventsSDKTests {
     private struct Produced: Decodable {
         var mode: String

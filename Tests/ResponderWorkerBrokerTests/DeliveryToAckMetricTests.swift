@@ -6,7 +6,7 @@ import WorkerHarness
 /// The delivery-to-ack histogram (`responder_end_to_end_duration_seconds`) counts each acked input once, timed by
 /// the acknowledger from its delivery's read (the unit tests of the state machine and AckTracker pin where the time
 /// starts): what `scripts/bench --latency` reads.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct DeliveryToAckMetricTests {
     @Test func everyAckedInputIsTimedOnce() async throws {
         let topology = TestTopology("delivery-to-ack")

@@ -10,7 +10,7 @@ import WorkerHarness
 /// A dependency outage (``IntakePause``): one warning for the whole outage however often the probes find the
 /// dependency still down, readiness 503 until an input is handled while no handler's dependency is down, and a new
 /// outage warns again.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct DependencyOutageTests {
     /// What the pipeline says of the handlers' dependencies (``ResponsePipeline/isDependencyUnavailable``).
     final class Dependency: Sendable {

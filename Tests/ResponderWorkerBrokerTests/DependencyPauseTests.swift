@@ -12,7 +12,7 @@ import WorkerHarness
 /// A handler whose dependency is down pauses the worker as an unavailable store does: its inputs go back to the queue
 /// uncounted instead of through the retry queues to the dead-letter queue, `/health/ready` says why, and the worker
 /// probes with the next inputs until the dependency answers, then handles every input once.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct DependencyPauseTests {
     /// The flaky category's handler, failing with ``DependencyUnavailable`` while `down`; counts its calls.
     struct DependentHandler: NotificationContentExtension {

@@ -6,7 +6,7 @@ import Testing
 import WorkerHarness
 
 /// The RedGreen fixtures published to a real broker give exactly their golden updates on the output queue.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct FixturesThroughBrokerTests {
     @Test(arguments: ["rotations", "interleaved", "redelivered", "default-and-dismiss", "demo"])
     func goldenUpdatesArrive(session: String) async throws {

@@ -7,7 +7,7 @@ import WorkerHarness
 
 /// Workers of an ordered fleet started at the same moment on a fresh broker (what a Kubernetes Deployment does) all
 /// come up: one worker's shard-layout check may read the layout while another is still declaring it.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct FleetStartTests {
     /// The broker as a fleet member leaves it half-way through declaring: the last shard (declared first) is there,
     /// shard 0 not yet. Without the check's read order this was taken for a smaller layout and the worker exited

@@ -11,7 +11,7 @@ import WorkerHarness
 /// the notification's shard) and handled by the same handler when due, on the state of that time, in order with the
 /// notification's other events; a forged one does nothing, and one whose notification was replaced or removed is
 /// ignored. The delay queues here hold 200 ms and 1 s (``TestTopology``).
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct FollowUpThroughBrokerTests {
     /// Publishes `event` as a producer does, routed by its notification's request identifier (its subject).
     private func publish<Payload>(_ event: CloudEvent<Payload>, _ probe: QueueProbe) async throws {

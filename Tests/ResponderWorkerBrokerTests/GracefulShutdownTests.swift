@@ -7,7 +7,7 @@ import WorkerHarness
 
 /// SIGTERM in the middle of a stream (at the worker's 20th commit): the worker finishes what it holds, acknowledges it and exits 0; a second
 /// worker on the same state finishes the rest, and every owed update arrives exactly once.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(4)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct GracefulShutdownTests {
     @Test func sigtermFinishesWhatIsInHandAndLosesNothing() async throws {
         let stream = try await StreamInProgress.start("sigterm", signal: "TERM")

@@ -10,7 +10,7 @@ import WorkerHarness
 /// A handler past its time limit is cancelled and its input retried, through the retry queues or, in ordered mode,
 /// in place; once the retries are spent it is dead-lettered as `handler-timeout`. A handler that ignores the
 /// cancellation holds neither the worker nor its graceful stop. The worker runs in-process with ``HangingHandler``.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct HandlerTimeoutThroughBrokerTests {
     @Test func aHandlerPastItsLimitIsRetriedThenDeadLetteredAsHandlerTimeout() async throws {
         let topology = TestTopology("handler-timeout", retryDelays: [1, 1])

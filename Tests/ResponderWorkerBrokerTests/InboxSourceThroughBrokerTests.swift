@@ -9,7 +9,7 @@ import WorkerHarness
 /// The report through the real broker: CloudEvents makes an id unique per source only, so two producers'
 /// events under one id are two events, each answered with its own notification's update; one producer's id reused
 /// for another notification is dead-lettered for the producer to fix, never answered with the first one's update.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct InboxSourceThroughBrokerTests {
     @Test func oneIDFromTwoSourcesGivesEachNotificationItsOwnUpdate() async throws {
         let topology = TestTopology("inbox-source")

@@ -9,7 +9,7 @@ import WorkerHarness
 /// Ordered mode retries in place: a retryable failure is handled again after each retry delay while its
 /// notification's later events wait, then dead-lettered with its attempts; the events behind it are handled after
 /// it, in order. No retry queue exists. The worker runs in-process with ``FlakyHandler``, which fails on purpose.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct OrderedRetryThroughBrokerTests {
     @Test func aFailureIsRetriedInPlaceThenDeadLetteredAndTheEventsBehindItFollowInOrder() async throws {
         let topology = TestTopology("ordered-retry", retryDelays: [1, 2, 3], shards: 2)

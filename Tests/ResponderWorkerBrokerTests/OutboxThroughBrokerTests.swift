@@ -9,7 +9,7 @@ import WorkerHarness
 /// A handler's message goes through the real broker to the destination its registration declares: the worker declares
 /// the destination's exchange and queue at start and publishes the message, confirmed, before it acknowledges the
 /// input.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct OutboxThroughBrokerTests {
     static let category = "outbox-category"
 

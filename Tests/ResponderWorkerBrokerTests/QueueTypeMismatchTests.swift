@@ -6,7 +6,7 @@ import WorkerHarness
 /// A worker told to use quorum output queues on a broker that already holds a classic output queue of that name:
 /// RabbitMQ cannot change a queue's type, so the worker stops at once, exit status 1, saying which queue and what
 /// to do, rather than reconnecting for ever or crashing; the classic queue and what it holds stay as they were.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct QueueTypeMismatchTests {
     @Test func aClassicOutputQueueStopsAWorkerAskingForQuorumWithTheWayOut() async throws {
         let topology = TestTopology("queue-type")

@@ -9,7 +9,7 @@ import WorkerHarness
 /// A handler that fails retryably sends its input through the retry queues, each trip counted in a header, and
 /// after the last one to the dead-letter queue with its last error; a permanent failure is dead-lettered at once.
 /// The worker runs in-process with ``FlakyHandler``, which fails on purpose.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct RetryThroughBrokerTests {
     @Test func retryableFailuresGoThroughEveryRetryQueueThenAreDeadLetteredPermanentOnesAtOnce() async throws {
         let topology = TestTopology("retry", retryDelays: [1, 2, 3])

@@ -9,7 +9,7 @@ import WorkerHarness
 
 /// The worker's handlers run on its broker session's thread, where its inputs arrive and its acks leave, so that
 /// handling an input wakes no other thread (the Scaling article's "Threads").
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct SessionThreadTests {
     /// Records the name of the thread each call runs on, and answers with a button, so each input publishes an update.
     struct ThreadRecorder: NotificationContentExtension {

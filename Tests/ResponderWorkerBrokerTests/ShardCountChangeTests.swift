@@ -6,7 +6,7 @@ import WorkerHarness
 /// A worker refuses a broker whose shard layout differs from its settings, with a message that says what differs
 /// and what to do, and exits instead of reconnecting: a different shard count would move notifications between
 /// shards. Its settings otherwise match, so only the layout is to blame.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct ShardCountChangeTests {
     /// Runs a worker with `shards` against `topology` (already declared) and returns its exit status and log.
     private func refusal(_ topology: TestTopology, shards: Int, deliveryLimit: Int? = nil) async throws -> (Int32, String) {
@@ -16,7 +16,7 @@ struct ShardCountChangeTests {
         if let deliveryLimit { environment["RESPONDER_DELIVERY_LIMIT"] = String(deliveryLimit) }
         let worker = try WorkerProcess(
             topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path, environment: environment)
-        let status = try await worker.waitForExit(timeout: .seconds(60))
+        let status = try await worker.waitForExit()
         return (status, worker.logText)
     }
 

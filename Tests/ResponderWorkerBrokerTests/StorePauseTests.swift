@@ -12,7 +12,7 @@ import WorkerHarness
 /// An unavailable state store pauses the worker and hands its inputs back to the queue without counting them against
 /// the quorum queue's delivery limit: on this broker a requeue counts (the control), and inputs handed back again and
 /// again through an input queue with a delivery limit of 1 are still all handled, none dead-lettered.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct StorePauseTests {
     /// An in-memory store whose first `failures` commits fail as unavailable, and whose availability check always
     /// answers: the worker resumes at once and meets the failure again, so each input goes back several times.

@@ -9,7 +9,7 @@ import WorkerHarness
 /// the opentelemetry-proto package): each input is a `process` span that continues the producer's trace, with
 /// `handle`, `commit` and `publish` spans under it; the update carries the `process` span's context; a graceful
 /// shutdown exports what is left; and no span, nor any byte the exporter sent, holds a user's typed text.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct TracingThroughBrokerTests {
     static let secret = "meet me at the old lighthouse at nine"
     static let producerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"

@@ -9,7 +9,7 @@ import WorkerHarness
 /// No state without its outputs, through the real broker: an event whose update the connection could never carry
 /// (an id of 250 bytes makes the update's message-id 266 bytes) is dead-lettered as unpublishable before anything
 /// is committed, so the notification's next event gives the update of its first stored version.
-@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: TestBroker.isAvailable, "needs a broker: run scripts/test"), .timeLimit(.minutes(10)))
 struct UnpublishableOutputThroughBrokerTests {
     @Test func anUnpublishableEventIsDeadLetteredWithNothingStored() async throws {
         let topology = TestTopology("unpublishable")

@@ -8,7 +8,7 @@ import Testing
 /// Ordered mode's store pause (``IntakePause/waitInPlace(_:)``): one held input checks the store while the others
 /// wait for the pause's end, a cancelled waiter leaves at once, and a waiter takes over the checks when the
 /// checking input gives up.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct InPlaceStorePauseTests {
     /// A store whose availability checks fail until ``answer()``; it counts checks and how many ran at once.
     actor CheckedStore: StateStore {

@@ -51,7 +51,7 @@ public struct QueueProbe: Sendable {
     }
 
     /// Takes every message from `queue` once `expected` are there (or after `timeout`, whatever is there).
-    public func take(_ expected: Int, from queue: String, timeout: Duration = .seconds(60)) async throws -> [AMQPDelivery] {
+    public func take(_ expected: Int, from queue: String, timeout: Duration = hangGuard) async throws -> [AMQPDelivery] {
         try? await waitFor(timeout: timeout, "\(expected) messages in \(queue)") { try await self.count(queue) >= expected }
         var taken: [AMQPDelivery] = []
         while let message = try await channel.get(queue: queue) {
@@ -62,12 +62,12 @@ public struct QueueProbe: Sendable {
     }
 
     /// The updates in the output queue, taken, once `expected` are there.
-    public func takeUpdates(_ expected: Int, timeout: Duration = .seconds(60)) async throws -> [AMQPDelivery] {
+    public func takeUpdates(_ expected: Int, timeout: Duration = hangGuard) async throws -> [AMQPDelivery] {
         try await take(expected, from: topology.topology.outputQueue, timeout: timeout)
     }
 
     /// The dead letters, taken, once `expected` are there.
-    public func takeDeadLetters(_ expected: Int, timeout: Duration = .seconds(60)) async throws -> [AMQPDelivery] {
+    public func takeDeadLetters(_ expected: Int, timeout: Duration = hangGuard) async throws -> [AMQPDelivery] {
         try await take(expected, from: topology.topology.deadLetterQueue, timeout: timeout)
     }
 

@@ -1,4 +1,5 @@
 import AMQP
+import BrokerHarness
 import Foundation
 import NotificationEvents
 import RedGreenExample
@@ -70,7 +71,7 @@ public struct StreamCheck: Sendable {
 extension QueueProbe {
     /// Takes updates from the output queue until every one of `messageIDs` has arrived (or `timeout` passed), and
     /// returns all it took, duplicates included.
-    public func collectUpdates(_ messageIDs: Set<String>, timeout: Duration = .seconds(120)) async throws -> [AMQPDelivery] {
+    public func collectUpdates(_ messageIDs: Set<String>, timeout: Duration = hangGuard) async throws -> [AMQPDelivery] {
         var taken: [AMQPDelivery] = []
         var seen: Set<String> = []
         let deadline = ContinuousClock.now + timeout

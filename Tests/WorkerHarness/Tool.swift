@@ -34,7 +34,7 @@ public final class Tool: @unchecked Sendable {
     /// Runs `arguments` to the end and returns how it ended.
     public static func run(
         _ arguments: [String], environment: [String: String] = [:], executable: URL = Paths.responder,
-        directory: URL? = nil, timeout: Duration = .seconds(120)
+        directory: URL? = nil, timeout: Duration = hangGuard
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let tool = try Tool(arguments, environment: environment, executable: executable, directory: directory)
         let status = try await tool.waitForExit(timeout: timeout)
@@ -47,7 +47,7 @@ public final class Tool: @unchecked Sendable {
     public var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
     /// Waits until stderr contains `text`.
-    public func waitForStandardError(containing text: String, timeout: Duration = .seconds(30)) async throws {
+    public func waitForStandardError(containing text: String, timeout: Duration = hangGuard) async throws {
         try await waitFor(timeout: timeout, "\"\(text)\" on stderr") {
             guard self.process.isRunning || self.stderr.contains(text) else {
                 throw HarnessError("exited \(self.process.terminationStatus) before saying \"\(text)\": \(self.stderr)")
@@ -58,7 +58,7 @@ public final class Tool: @unchecked Sendable {
 
     /// Waits for the child to exit and returns its status; kills it and throws when it runs past `timeout`.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(120)) async throws -> Int32 {
+    public func waitForExit(timeout: Duration = hangGuard) async throws -> Int32 {
         do {
             try await waitFor(timeout: timeout, "\(process.arguments?.first ?? "the child") to exit") { !self.process.isRunning }
         } catch {

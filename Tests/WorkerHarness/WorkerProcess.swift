@@ -57,7 +57,7 @@ public final class WorkerProcess: @unchecked Sendable {
 
     /// Waits for the child to exit and returns its status; throws when it is still running after `timeout`.
     @discardableResult
-    public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+    public func waitForExit(timeout: Duration = hangGuard) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else { throw HarnessError("worker still running after \(timeout)") }
@@ -101,13 +101,26 @@ public final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Waits until `/health/ready` answers 200.
-    public func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
+    public func waitUntilReady(timeout: Duration = hangGuard) async throws {
         try await waitFor(timeout: timeout, "worker ready") { await self.status(of: "/health/ready") == 200 }
     }
 
     /// The log so far.
     public var logText: String {
         (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    }
+
+    /// The lines of the log so far that contain `text`.
+    public func logLines(containing text: String) -> [Substring] {
+        logText.split(separator: "\n").filter { $0.contains(text) }
+    }
+
+    /// Waits until at least `count` lines of the log contain `text`. The worker writes a log line after the metrics
+    /// and readiness that go with it, so a test that saw those must still wait for the line.
+    public func waitForLog(_ text: String, count: Int = 1, timeout: Duration = hangGuard) async throws {
+        try await waitFor(timeout: timeout, "\(count) log lines with \"\(text)\"") {
+            self.logLines(containing: text).count >= count
+        }
     }
 
     deinit {

@@ -8,7 +8,8 @@ public enum DeadLetterReason: String, Sendable, Hashable, Codable, CaseIterable,
     case unknownType = "unknown-type"
     /// The event's `specversion` is not CloudEvents 1.0.
     case unknownSpecVersion = "unknown-specversion"
-    /// The message's content-type is neither `application/cloudevents+json` nor `application/json`.
+    /// The message's content-type is neither `application/cloudevents+json` nor `application/json`, or its
+    /// content-encoding says the body is not the JSON text itself (compressed, for one).
     case unsupportedContentType = "unsupported-content-type"
     /// The body is larger than the worker accepts.
     case bodyTooLarge = "body-too-large"

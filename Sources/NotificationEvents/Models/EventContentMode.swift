@@ -22,24 +22,13 @@ public enum EventContentMode: String, Sendable, Hashable, CaseIterable {
     /// the last one, `s`, needs a second look, when what follows it is not ASCII and may join it into one character
     /// (a combining mark): then it is not the prefix's `s`.
     private static func isStructured(_ contentType: String) -> Bool {
-        var contentType = contentType
-        guard let end = contentType.withUTF8(endOfStructuredPrefix) else { return false }
+        guard
+            let end = contentType.withPropertyBytes({
+                $0.droppingLeadingBlanks.dropping(wordIgnoringASCIICase: "application/cloudevents")?.startIndex
+            })
+        else { return false }
         let utf8 = contentType.utf8
         if end == utf8.count || utf8[utf8.index(utf8.startIndex, offsetBy: end)] < 0x80 { return true }
         return contentType[utf8.index(utf8.startIndex, offsetBy: end - 1)...].first?.utf8.count == 1
-    }
-
-    /// The offset just past `application/cloudevents` (any ASCII letter case) after blanks; nil without it.
-    private static func endOfStructuredPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let prefix: StaticString = "application/cloudevents"
-        var start = 0
-        while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-        guard bytes.count - start >= prefix.utf8CodeUnitCount else { return nil }
-        for offset in 0..<prefix.utf8CodeUnitCount {
-            // An ASCII capital letter folded to its small letter; any other byte stays as it is.
-            let byte = bytes[start + offset], isCapital = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            guard (isCapital ? byte | 0x20 : byte) == prefix.utf8Start[offset] else { return nil }
-        }
-        return start + prefix.utf8CodeUnitCount
     }
 }

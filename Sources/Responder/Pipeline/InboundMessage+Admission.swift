@@ -1,27 +1,15 @@
-import Foundation
 import NotificationEvents
 
 extension InboundMessage {
-    /// The two content types as producers usually spell them, accepted without parsing.
-    static let acceptedContentTypes: Set<String> = ["application/cloudevents+json", "application/json"]
-
-    /// The content encodings that mean "the bytes are the JSON text itself".
-    static let acceptedContentEncodings: Set<String> = ["", "identity", "utf-8", "utf8"]
-
-    /// Checks what can be checked before decoding: content type, content encoding and size.
+    /// Checks what can be checked before decoding: content type and content encoding, by the contract's rules, and
+    /// size.
     func admissionCheck(maxBodySize: Int) throws(InputRejection) {
-        // The exact spellings come first, since normalising costs more than the rest of the check; otherwise the
-        // contract's rule (EventContentType, charset included), with a blank content type read like a missing one.
-        if let contentType = properties.contentType, !Self.acceptedContentTypes.contains(contentType),
-            !contentType.trimmingCharacters(in: .whitespaces).isEmpty, !EventContentType.isAccepted(contentType)
-        {
+        if let contentType = properties.contentType, !EventContentType.isAccepted(contentType) {
             throw InputRejection(
                 reason: .unsupportedContentType,
                 detail: "content type \"\(contentType)\" is not application/cloudevents+json or application/json in UTF-8")
         }
-        if let encoding = properties.contentEncoding, !Self.acceptedContentEncodings.contains(encoding),
-            !Self.acceptedContentEncodings.contains(encoding.lowercased())
-        {
+        if let encoding = properties.contentEncoding, !EventContentEncoding.isAccepted(encoding) {
             throw InputRejection(
                 reason: .unsupportedContentType,
                 detail: "content encoding \"\(encoding)\" is not supported: send the JSON uncompressed")

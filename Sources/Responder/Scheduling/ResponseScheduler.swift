@@ -114,7 +114,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     }
 
     /// Handles the submitted messages until ``finish()`` was called and all have completed, or until the calling
-    /// task is cancelled (handlers then see the cancellation). Call once.
+    /// task is cancelled: handlers then see the cancellation, the batch being handled is finished and reported, and
+    /// no other batch is started (its messages are not reported). Call once.
     public func run() async {
         await withDiscardingTaskGroup { group in
             // Notifications whose event waits in place (a retry or a store wait): their later events, in order.
@@ -151,7 +152,9 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 }
                 taken.removeAll(keepingCapacity: true)
                 var start = batch.startIndex
-                while start < batch.endIndex {
+                // Cancelled (the caller's session is ending), no further batch starts: its events are not handled,
+                // stored or reported, so their inputs stay unacknowledged and the broker redelivers them.
+                while start < batch.endIndex, !Task.isCancelled {
                     let end = start + min(maxBatchSize, batch.endIndex - start)
                     // An event that an earlier batch of this pass held back holds its notification's later events.
                     var chunk: [Queued] = []

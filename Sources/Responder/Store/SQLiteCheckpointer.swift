@@ -65,9 +65,12 @@ final class SQLiteCheckpointer: Sendable {
         sqlite3_wal_hook(db.sqliteConnection, Self.committed, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Starts the helper on its own connection to the file at `path`; commits before it ask no one.
-    func start(path: String) throws {
+    /// Starts the helper on its own connection to the file at `path`, which waits up to `busyTimeout` for a lock as
+    /// the store's own connections do (another connection to the file closing holds it for a moment); commits
+    /// before it ask no one.
+    func start(path: String, busyTimeout: Duration) throws {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout.timeInterval)
         configuration.label = "responder-state-checkpoint"
         let helper = try DatabaseQueue(path: path, configuration: configuration)
         state.withLock { $0.helper = helper }

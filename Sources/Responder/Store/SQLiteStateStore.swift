@@ -62,7 +62,7 @@ public final class SQLiteStateStore: StateStore {
         let pool = try DatabasePool(path: path, configuration: configuration)
         self.pool = pool
         try pool.write(SQLiteSchema.create)
-        try checkpointer.start(path: path)
+        try checkpointer.start(path: path, busyTimeout: busyTimeout)
         self.checkpointer = checkpointer
     }
 

@@ -18,7 +18,7 @@ func publishBurstThroughSlowNetwork(_ broker: AMQPConfiguration) async throws {
     try await channel.enablePublisherConfirms()
     let body = (0..<64 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 31) }
     let confirmations = try (0..<128).map { _ in try channel.publishPipelined(body, exchange: "", routingKey: queue) }
-    try await within(.seconds(60)) {
+    try await within(hangGuard) {
         for confirmation in confirmations {
             try await confirmation.confirmed()
         }

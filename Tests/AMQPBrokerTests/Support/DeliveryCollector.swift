@@ -49,12 +49,12 @@ final class DeliveryCollector: Sendable {
 
     /// Waits until at least `count` deliveries arrived.
     @discardableResult
-    func waitFor(_ count: Int, limit: Duration = .seconds(20)) async throws -> [AMQPDelivery] {
+    func waitFor(_ count: Int, limit: Duration = hangGuard) async throws -> [AMQPDelivery] {
         try await poll(limit) { $0.deliveries.count >= count ? $0.deliveries : nil }
     }
 
     /// Waits until the sequence ended.
-    func waitForEnd(limit: Duration = .seconds(20)) async throws -> End {
+    func waitForEnd(limit: Duration = hangGuard) async throws -> End {
         try await poll(limit) { $0.end }
     }
 

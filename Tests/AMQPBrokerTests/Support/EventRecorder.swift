@@ -26,7 +26,7 @@ final class EventRecorder: Sendable {
 
     /// Waits until an event `matches` accepts was recorded.
     func waitFor(
-        limit: Duration = .seconds(30), _ matches: @Sendable (AMQPConnectionEvent) -> Bool
+        limit: Duration = hangGuard, _ matches: @Sendable (AMQPConnectionEvent) -> Bool
     ) async throws {
         let deadline = ContinuousClock.now + limit
         while !storage.events.withLock({ $0.contains(where: matches) }) {

@@ -29,7 +29,7 @@ func inputQueues(_ topology: TestTopology) -> [String] {
 /// none in flight in `workers`. The cheap checks (AMQP, /metrics) come first; rabbitmqctl only when they pass.
 func waitUntilSettled(
     _ topology: TestTopology, on node: BrokerNode, probe: QueueProbe, workers: [WorkerProcess],
-    timeout: Duration = .seconds(180)
+    timeout: Duration = hangGuard
 ) async throws {
     let lastSeen = Mutex("nothing yet")
     do {
