@@ -13,8 +13,10 @@ extension PostgresURL {
     }
 
     /// One connection's configuration, whose session starts as the migrations' (``migrationStartupParameters``);
-    /// ``connect(id:startupParameters:logger:)`` opens every connection of the store with it.
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// ``connect(id:startupParameters:logger:)`` opens every connection of the store with it. Package-wide so
+    /// that the tests' StoreHarness, an ordinary target that a release build compiles without testability, opens
+    /// its own connections the same way.
+    package func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch (tlsMode, tlsConfiguration) {
             case (.disable, _), (_, nil): .disable

@@ -3,8 +3,7 @@ import Logging
 import PostgresNIO
 import Responder
 import PipelineHarness
-
-@testable import ResponderPostgres
+import ResponderPostgres
 
 /// The PostgreSQL server `scripts/postgres start` runs for the tests, found through `POSTGRES_URL` (scripts/test
 /// sets it). Without it the PostgreSQL cases fail, naming scripts/test: they never pass unrun.
