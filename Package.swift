@@ -229,7 +229,7 @@ let package = Package(
             name: "ResponderWorkerBrokerTests",
             dependencies: [
                 "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "BrokerHarness",
-                "WorkerHarness",
+                "WorkerHarness", "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

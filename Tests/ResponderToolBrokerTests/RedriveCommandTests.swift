@@ -83,6 +83,13 @@ struct RedriveCommandTests {
         }
     }
 
+    /// Waits until the dead-letter queue holds `count` messages again. `redrive` reads dead letters and leaves
+    /// those it does not move unacknowledged; they go back to the queue only once the broker has closed its
+    /// connection, after the tool has exited. One moved would never be back, and the wait would fail.
+    static func waitUntilBack(_ count: Int, _ probe: QueueProbe, _ what: String) async throws {
+        try await waitFor(what) { try await probe.count(probe.topology.topology.deadLetterQueue) == count }
+    }
+
     @Test func movesEveryDeadLetterBackToTheInput() async throws {
         let topology = TestTopology("redrive")
         let probe = try await QueueProbe.open(topology)
@@ -107,7 +114,7 @@ struct RedriveCommandTests {
         let dryRun = try await Tool.run(["redrive", "--reason", "invalid-field", "--dry-run"], environment: Self.environment(topology))
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stdout.split(separator: "\n").count == 3)
-        #expect(try await probe.count(topology.topology.deadLetterQueue) == Self.deadLetters.count, "a dry run moves nothing")
+        try await Self.waitUntilBack(Self.deadLetters.count, probe, "a dry run moves nothing")
 
         let result = try await Tool.run(["redrive", "--reason", "invalid-field"], environment: Self.environment(topology))
         #expect(result.status == 0, "\(result.stderr)")
@@ -157,6 +164,7 @@ struct RedriveCommandTests {
                     "would move \(forgery.messageID)  malformed-json  → \(topology.topology.inputExchange) [red-category]"),
                 "\(dryRun.stdout)")
         }
+        try await Self.waitUntilBack(forgeries.count, probe, "a dry run moves nothing")
         let result = try await Tool.run(["redrive"], environment: Self.environment(topology))
         #expect(result.status == 0, "\(result.stderr)")
         let back = try await probe.take(forgeries.count, from: topology.topology.inputQueue)

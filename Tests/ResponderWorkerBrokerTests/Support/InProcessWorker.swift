@@ -18,12 +18,13 @@ final class InProcessWorker: Sendable {
 
     var readiness: Readiness { worker.readiness }
 
-    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`, runs
-    /// its pipeline with `pipeline`, and logs to `logger`.
+    /// A worker on `store` (in memory by default) that checks an unavailable store after `storeRetryBackoff`,
+    /// reconnects after `reconnectBackoff`, runs its pipeline with `pipeline`, and logs to `logger`.
     init(
         topology: TestTopology, registry: HandlerRegistry, store: any StateStore = InMemoryStateStore(),
         storeRetryBackoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(30)),
-        pipeline: PipelineConfiguration = PipelineConfiguration(), logger: Logger = .quiet
+        reconnectBackoff: Backoff = Backoff(), pipeline: PipelineConfiguration = PipelineConfiguration(),
+        logger: Logger = .quiet
     ) throws {
         workerID = "\(topology.prefix)-in-process"
         var configuration = WorkerConfiguration(broker: try AMQPConfiguration(url: TestBroker.url ?? ""))
@@ -31,6 +32,7 @@ final class InProcessWorker: Sendable {
         configuration.workerID = workerID
         configuration.broker.connectionName = "responder \(workerID)"
         configuration.storeRetryBackoff = storeRetryBackoff
+        configuration.reconnectBackoff = reconnectBackoff
         configuration.observability = nil
         configuration.handlesSignals = false
         let worker = Worker(registry: registry, store: store, configuration: configuration, pipeline: pipeline, logger: logger)
