@@ -1,5 +1,5 @@
-import NIOConcurrencyHelpers
 import PostgresNIO
+import Synchronization
 
 /// Refuses a server's request for the password in cleartext on a connection that is not TLS-verified, before
 /// postgres-nio can answer it: postgres-nio sends the password to any server that asks for it so
@@ -25,27 +25,27 @@ final class CleartextPasswordGuard: ChannelInboundHandler, RemovableChannelHandl
         var acceptedTLS = false
     }
 
-    private let state: NIOLockedValueBox<State>
+    private let state: Mutex<State>
     /// The guard behind the TLS handler, when the TLS does not verify the server.
     private let insideTLS: CleartextPasswordGuard?
 
     /// A guard for a connection that sends a TLS request first when `requestsTLS`, whose TLS checks the server's
     /// certificate when `verifiesServer`.
     init(requestsTLS: Bool, verifiesServer: Bool) {
-        state = NIOLockedValueBox(State(awaitsTLSAnswer: requestsTLS))
+        state = Mutex(State(awaitsTLSAnswer: requestsTLS))
         insideTLS = requestsTLS && !verifiesServer ? CleartextPasswordGuard(requestsTLS: false, verifiesServer: true) : nil
     }
 
     /// Whether the guard closed the connection on a cleartext request.
-    var refused: Bool { state.withLockedValue { $0.refused } || insideTLS?.refused == true }
+    var refused: Bool { state.withLock { $0.refused } || insideTLS?.refused == true }
 
     /// Whether the server answered the TLS request with `S`: the connection went on in TLS.
-    var acceptedTLS: Bool { state.withLockedValue { $0.acceptedTLS } }
+    var acceptedTLS: Bool { state.withLock { $0.acceptedTLS } }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         let wasInTLS = acceptedTLS
-        let (pass, refuse) = state.withLockedValue { state -> ([ByteBuffer], Bool) in
+        let (pass, refuse) = state.withLock { state -> ([ByteBuffer], Bool) in
             guard !state.done else { return ([bytes], false) }
             state.pending.writeBuffer(&bytes)
             var pass: [ByteBuffer] = []

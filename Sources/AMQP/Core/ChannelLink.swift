@@ -6,7 +6,7 @@ import Synchronization
 final class ChannelLink: Sendable {
     let id: UInt16
     private let isClosed = Atomic<Bool>(false)
-    private let reason = Locked<AMQPError?>(nil)
+    private let reason = Mutex<AMQPError?>(nil)
 
     init(id: UInt16) {
         self.id = id

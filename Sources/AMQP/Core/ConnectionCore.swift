@@ -18,7 +18,7 @@ final class ConnectionCore: Sendable {
         var terminalError: AMQPError = .closed
     }
 
-    private let queue = Locked(Queue())
+    private let queue = Mutex(Queue())
     private let open = Atomic<Bool>(false)
     private let consumerTags = Atomic<UInt64>(0)
     private let frameMax = Atomic<Int>(0)

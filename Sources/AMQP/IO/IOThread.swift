@@ -32,7 +32,7 @@ public final class IOThread: TaskExecutor, @unchecked Sendable {
         var ended = false
     }
 
-    private let shared = Locked(Shared())
+    private let shared = Mutex(Shared())
     /// Written to wake the thread from poll(); closed only when nothing can write to it any more (deinit).
     private let wakeDescriptor: Int32
     /// Set when the eventfd was written and the thread has not started its next pass yet, so a burst of work
