@@ -3,7 +3,8 @@ import Foundation
 /// Where replay's output lines go: a file or stdout, written in large chunks; optionally also kept for a
 /// comparison with a golden file.
 final class OutputSink {
-    private let handle: FileHandle
+    /// Where the lines are written; `nil` when they are only kept.
+    private let handle: FileHandle?
     private let ownsHandle: Bool
     private let keepsLines: Bool
     private var buffer: [UInt8] = []
@@ -49,6 +50,15 @@ final class OutputSink {
         self.keepsLines = keepsLines
     }
 
+    /// A sink that writes nothing and keeps every line, for a comparison whose outputs nobody asked to see.
+    static func keepingLinesOnly() -> OutputSink { OutputSink(keepingLinesOnly: ()) }
+
+    private init(keepingLinesOnly: Void) {
+        handle = nil
+        ownsHandle = false
+        keepsLines = true
+    }
+
     /// The refusal of a private sink's path that is a FIFO or a socket.
     private static func notAFile(_ path: String) -> SettingError {
         SettingError("\(path) is neither a file nor a device: a recording is written only to a file")
@@ -57,6 +67,7 @@ final class OutputSink {
     /// Writes `line` (UTF-8) and a line break.
     func write(_ line: [UInt8]) throws {
         if keepsLines { lines.append(String(decoding: line, as: UTF8.self)) }
+        guard handle != nil else { return }
         buffer.append(contentsOf: line)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { try flush() }
@@ -65,10 +76,11 @@ final class OutputSink {
     /// Writes what is buffered and closes a file.
     func close() throws {
         try flush()
-        if ownsHandle { try handle.close() }
+        if ownsHandle { try handle?.close() }
     }
 
     private func flush() throws {
+        guard let handle else { return }
         try handle.write(contentsOf: buffer)
         buffer.removeAll(keepingCapacity: true)
     }

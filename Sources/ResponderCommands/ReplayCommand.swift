@@ -13,13 +13,15 @@ struct ReplayCommand: AsyncParsableCommand {
         abstract: "Replay a recorded fixture through the handlers, without a broker.",
         discussion: """
             Each line of FIXTURE (JSON Lines, one recorded delivery per line) goes through the same pipeline the \
-            worker runs; the action-set updates it produces are written as fixture lines, in input order. Lines \
-            that cannot be handled are reported on stderr with their line number and counted as dead-lettered. \
+            worker runs; the action-set updates it produces are written as fixture lines, in input order (with \
+            --expect, only when --out names a file). Lines that cannot be handled are reported on stderr with \
+            their line number and counted as dead-lettered. \
             The program's categories and handlers are registered. The state is in memory unless --state or \
             --state-file names a store; RESPONDER_STATE and RESPONDER_STATE_FILE are never read, so a replay in a \
             worker's environment cannot write into its store. A summary ends the run on stderr. \
-            The exit status is 1 when --expect finds a difference, and when no line could be handled (every one \
-            dead-lettered or failed). With --expect and a store that outlives the run, events the store's inbox \
+            The exit status is 1 when --expect finds a difference, when any line was dead-lettered or failed \
+            (unless --allow-dead-letters), and when no line could be handled (every one dead-lettered or failed, \
+            --allow-dead-letters or not). With --expect and a store that outlives the run, events the store's inbox \
             answers are named in a warning: their outputs are stored ones, not the handlers'.
             """)
 
@@ -28,8 +30,11 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Handlers and state") var handlers: HandlerOptions<ReplayStateOption>
 
-    @Option(help: "Where the outputs go (default: stdout).")
+    @Option(help: "Where the outputs go (default: stdout; with --expect, nowhere).")
     var out: String?
+
+    @Flag(help: "Exit 0 even when lines were dead-lettered or failed, as long as some line was handled.")
+    var allowDeadLetters = false
 
     @OptionGroup(title: "Handler calls") var calls: HandlerCallOptions
 
@@ -59,7 +64,8 @@ struct ReplayCommand: AsyncParsableCommand {
         configuration.checkPublishability(against: AMQPConfiguration().publishLimits)
         let pipeline = ResponsePipeline(registry: registry, store: state.store, configuration: configuration)
 
-        let sink = try OutputSink(path: out, keepsLines: expect != nil)
+        // With --expect the outputs are for the comparison; printed too, they would bury its verdict.
+        let sink = try expect != nil && out == nil ? OutputSink.keepingLinesOnly() : OutputSink(path: out, keepsLines: expect != nil)
         let progress = ProgressLine()
         let summary = try await Replay(pipeline: pipeline, maxConcurrentNotifications: concurrency).run(
             fixture: URL(fileURLWithPath: fixture), onOutput: sink.write,
@@ -82,15 +88,24 @@ struct ReplayCommand: AsyncParsableCommand {
                     + "the handlers; to test the handlers, replay into a fresh store (without --state, in memory)")
         }
 
-        guard let expect else { return }
-        try compare(sink.lines, withGolden: expect)
+        let matches = try expect.map { try compare(sink.lines, withGolden: $0) } ?? true
+        // A fixture written by hand with a broken line must fail the CI job that replays it, golden or not.
+        let unhandled = summary.deadLettered + summary.failed
+        if unhandled > 0, !allowDeadLetters {
+            standardError(
+                "replay: \(unhandled) lines were dead-lettered or failed (the lines above say why); "
+                    + "--allow-dead-letters to accept them")
+        }
+        if !matches || (unhandled > 0 && !allowDeadLetters) { throw ExitCode(1) }
     }
 
-    private func compare(_ lines: [String], withGolden path: String) throws {
+    /// Says whether the outputs match the golden at `path`, with a diff on stderr when they do not.
+    private func compare(_ lines: [String], withGolden path: String) throws -> Bool {
         if let diff = try LineDiff.describe(lines, againstGoldenAt: path) {
             standardError("replay: the outputs differ from \(path)\n\(diff)")
-            throw ExitCode(1)
+            return false
         }
         standardError("replay: the outputs match \(path)")
+        return true
     }
 }

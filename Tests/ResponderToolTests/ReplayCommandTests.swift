@@ -11,16 +11,34 @@ import WorkerHarness
             "build the package (swift build) so \(Paths.responder.path) exists")
     }
 
+    /// Every session matches its golden; only the malformed one, whose broken lines are its point, needs
+    /// `--allow-dead-letters`. With `--expect` and no `--out`, the outputs are compared, not printed.
     @Test(arguments: Paths.sessions)
     func replayMatchesTheGolden(session: String) async throws {
         let golden = Paths.golden(session).path
+        let allow = session == "malformed" ? ["--allow-dead-letters"] : []
         let run = try await Tool.run([
             "replay", Paths.session(session).path, "--state", ":memory:", "--expect", golden,
-        ])
+        ] + allow)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout == (try String(contentsOfFile: golden, encoding: .utf8)))
+        #expect(run.stdout.isEmpty, "with --expect, outputs go only to --out")
         #expect(run.stderr.contains("replay: the outputs match"))
         #expect(run.stderr.contains(" events: "))
+        #expect(!run.stderr.contains("--allow-dead-letters to accept them"), "\(run.stderr)")
+    }
+
+    /// `--expect` with `--out`: the outputs are written there and compared.
+    @Test func expectWritesTheOutputsOnlyToOut() async throws {
+        let directory = try Paths.temporaryFolder("replay-command")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.jsonl")
+        let golden = Paths.golden("rotations")
+        let run = try await Tool.run([
+            "replay", Paths.session("rotations").path, "--expect", golden.path, "--out", out.path,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(try Data(contentsOf: out) == Data(contentsOf: golden))
     }
 
     /// The handler-call settings are run's, read and checked through the one settings table: a replay runs the
@@ -48,10 +66,28 @@ import WorkerHarness
 
     @Test func undecodableLinesAreReportedOnStderrByLineNumber() async throws {
         let run = try await Tool.run(["replay", Paths.session("malformed").path, "--state", ":memory:"])
-        #expect(run.status == 0)
         #expect(run.stderr.contains("replay: line 2: dead-lettered (malformed-json): the line is not valid JSON"))
         #expect(run.stderr.contains("replay: line 9: dead-lettered (unsupported-content-type)"))
         #expect(run.stderr.contains("16 events: 2 updated, 7 no update, 0 ignored, 0 deduplicated, 7 dead-lettered"))
+    }
+
+    /// A hand-written fixture with a broken line fails the job that replays it, with or without a golden, unless
+    /// the dead letters are allowed; a fixture of which no line could be handled fails even then.
+    @Test func aDeadLetteredLineExitsWithStatusOneUnlessAllowed() async throws {
+        let malformed = ["replay", Paths.session("malformed").path, "--out", "/dev/null"]
+        let golden = ["--expect", Paths.golden("malformed").path]
+        for arguments in [malformed, malformed + golden] {
+            let run = try await Tool.run(arguments)
+            #expect(run.status == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasSuffix(
+                "replay: 7 lines were dead-lettered or failed (the lines above say why); "
+                    + "--allow-dead-letters to accept them\n"), "\(run.stderr)")
+            let allowed = try await Tool.run(arguments + ["--allow-dead-letters"])
+            #expect(allowed.status == 0, "\(arguments): \(allowed.stderr)")
+            #expect(!allowed.stderr.contains("--allow-dead-letters to accept them"), "\(allowed.stderr)")
+        }
+        let help = try await Tool.run(["replay", "--help"])
+        #expect(help.stdout.contains("--allow-dead-letters"), "\(help.stdout)")
     }
 
     /// A fixture of which no line could be handled is a failed replay, however many lines it had.
@@ -60,7 +96,7 @@ import WorkerHarness
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixture = directory.appendingPathComponent("broken.jsonl")
         try "not json\n{\"exchange\": 5}\n".write(to: fixture, atomically: true, encoding: .utf8)
-        let run = try await Tool.run(["replay", fixture.path])
+        let run = try await Tool.run(["replay", fixture.path, "--allow-dead-letters"])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.hasSuffix(
             "replay: no event was handled: every line was dead-lettered or failed (the lines above say why)\n"),
