@@ -11,6 +11,8 @@ public enum AMQPError: Error, Sendable, Hashable, CustomStringConvertible {
     case channelClosed(replyCode: UInt16, replyText: String)
     /// librabbitmq failed: the socket closed or failed, the broker stopped sending heartbeats
     /// (`AMQP_STATUS_HEARTBEAT_TIMEOUT`), the connect timed out, TLS failed. After such an error the connection is gone.
+    /// When the socket could not be opened, the message names the cause and the broker's host and port
+    /// (`connection refused by 127.0.0.1:5672`, `timed out connecting to …`, `no such host …`).
     case library(status: Int32, message: String)
     /// The broker refused a publish (basic.nack): it was not stored and must be retried or dealt with.
     case nacked

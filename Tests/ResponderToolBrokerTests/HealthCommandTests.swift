@@ -25,11 +25,15 @@ struct HealthCommandTests {
 
     @Test func aWorkerWithoutItsBrokerIsUnhealthy() async throws {
         let folder = try Paths.temporaryFolder()
-        let nowhere = "amqp://guest:guest@127.0.0.1:\(try FreePort.find())/%2F"
+        let port = try FreePort.find()
+        let nowhere = "amqp://guest:unhealthy-secret@127.0.0.1:\(port)/%2F"
         let worker = try WorkerProcess(
             topology: TestTopology("unhealthy"), statePath: folder.appendingPathComponent("state.sqlite").path,
             environment: ["RESPONDER_AMQP_URL": nowhere])
         try await waitFor("the worker's HTTP server") { await worker.status(of: "/health/live") == 200 }
+        // Its log says why and where, not librabbitmq's bare "a socket error occurred", and never the password.
+        try await worker.waitForLog("connection refused by 127.0.0.1:\(port)")
+        #expect(!worker.logText.contains("unhealthy-secret"), "\(worker.logText)")
         let result = try await Tool.run(["health", "--port", "\(worker.metricsPort)"])
         #expect(result.status == 1)
         #expect(result.stdout == "not ready: not connected to the broker\n")

@@ -48,7 +48,12 @@ struct Session {
 
         var timeout = timeval(configuration.connectTimeout)
         let opened = amqp_socket_open_noblock(socket, configuration.host, Int32(clamping: configuration.port), &timeout)
-        guard opened == AMQP_STATUS_OK.rawValue else { return .failure(.library(opened)) }
+        guard opened == AMQP_STATUS_OK.rawValue else {
+            return .failure(
+                ConnectFailure.error(
+                    status: opened, host: configuration.host, port: configuration.port,
+                    timeout: configuration.connectTimeout))
+        }
         amqp_set_handshake_timeout(state, &timeout)
 
         var properties = arena.table(clientProperties(configuration))
