@@ -42,6 +42,6 @@ ENV RESPONDER_METRICS_PORT=9090
 ENV TZ=UTC
 EXPOSE 9090
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD ["responder", "health", "--port", "9090"]
+    CMD ["responder", "health", "--metrics-port", "9090"]
 ENTRYPOINT ["responder"]
 CMD ["run"]

@@ -11,7 +11,7 @@ struct HealthCommandTests {
         let folder = try Paths.temporaryFolder()
         let worker = try WorkerProcess(topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path)
         try await worker.waitUntilReady()
-        let result = try await Tool.run(["health", "--port", "\(worker.metricsPort)"])
+        let result = try await Tool.run(["health", "--metrics-port", "\(worker.metricsPort)"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "ready\n")
         let fromEnvironment = try await Tool.run(["health"], environment: ["RESPONDER_METRICS_PORT": "\(worker.metricsPort)"])
@@ -34,7 +34,7 @@ struct HealthCommandTests {
         // Its log says why and where, not librabbitmq's bare "a socket error occurred", and never the password.
         try await worker.waitForLog("connection refused by 127.0.0.1:\(port)")
         #expect(!worker.logText.contains("unhealthy-secret"), "\(worker.logText)")
-        let result = try await Tool.run(["health", "--port", "\(worker.metricsPort)"])
+        let result = try await Tool.run(["health", "--metrics-port", "\(worker.metricsPort)"])
         #expect(result.status == 1)
         #expect(result.stdout == "not ready: not connected to the broker\n")
         worker.send(SIGTERM)
@@ -43,7 +43,7 @@ struct HealthCommandTests {
     }
 
     @Test func nothingListeningIsUnhealthy() async throws {
-        let result = try await Tool.run(["health", "--port", "\(try FreePort.find())"])
+        let result = try await Tool.run(["health", "--metrics-port", "\(try FreePort.find())"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("health: no answer from http://127.0.0.1:"))
     }

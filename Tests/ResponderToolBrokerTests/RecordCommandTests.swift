@@ -61,7 +61,7 @@ struct RecordCommandTests {
         try Data("an older recording\n".utf8).write(to: out)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: out.path)
         let record = try Tool(
-            ["record", "--out", out.path, "--limit", "1", "--exchange", topology.topology.inputExchange],
+            ["record", "--out", out.path, "--limit", "1", "--input-exchange", topology.topology.inputExchange],
             environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
         try await record.waitForStandardError(containing: "record: tapping")
         try await probe.publish(Array(try QueueProbe.lines(of: Paths.session("rotations")).prefix(1)))
@@ -107,7 +107,7 @@ struct RecordCommandTests {
         let topology = TestTopology("record-stdout")
         let probe = try await QueueProbe.open(topology)
         let record = try Tool(
-            ["record", "--out", "-", "--limit", "2", "--exchange", topology.topology.inputExchange],
+            ["record", "--out", "-", "--limit", "2", "--input-exchange", topology.topology.inputExchange],
             environment: ["RESPONDER_AMQP_URL": TestBroker.url ?? ""])
         try await record.waitForStandardError(containing: "into stdout")
         let lines = try QueueProbe.lines(of: Paths.session("rotations")).prefix(2)

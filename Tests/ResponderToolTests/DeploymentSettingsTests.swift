@@ -72,6 +72,6 @@ struct DeploymentSettingsTests {
         #expect(stop > grace, "compose kills \(stop) s after SIGTERM; the worker may take \(grace) s")
         let port = try environment["RESPONDER_METRICS_PORT"] ?? surface.defaultValue(of: "--metrics-port")
         let health = worker["healthcheck"]["test"].elements.compactMap(\.text)
-        #expect(health.suffix(2) == ["--port", port], "the health check asks the metrics port: \(health)")
+        #expect(health.suffix(2) == ["--metrics-port", port], "the health check asks the metrics port: \(health)")
     }
 }

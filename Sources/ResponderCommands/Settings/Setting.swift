@@ -35,9 +35,10 @@ struct Setting<Value: Sendable>: Sendable {
         return ArgumentHelp("\(summary) (\(notes.joined(separator: "; ")))")
     }
 
-    /// The same setting under another flag, for a command that calls it differently (`health --port` reads
-    /// `RESPONDER_METRICS_PORT` like `run --metrics-port`).
-    func renamed(_ flag: String, summary: String) -> Setting {
+    /// The same setting, flag and variable, with the summary another command's help needs (`health
+    /// --metrics-port` reads `RESPONDER_METRICS_PORT` like `run --metrics-port`). Never under another flag: one
+    /// setting has one name in every command (OneNamePerSettingTests).
+    func summarized(_ summary: String) -> Setting {
         Setting(
             flag: flag, variable: variable, defaultValue: defaultValue, defaultDescription: defaultDescription,
             allowed: allowed, summary: summary, parse: parse)

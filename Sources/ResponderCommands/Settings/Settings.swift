@@ -171,15 +171,20 @@ enum Settings {
         "window", default: 1000, in: 1...100_000, "Publishes awaiting their confirm at once.")
     static let limit = Setting<Int>.wholeNumber(
         "limit", default: nil, defaultDescription: "until interrupted", in: 1...Int.max, "Stop after this many messages.")
-    static let recordedExchange = inputExchange.renamed("exchange", summary: "The exchange to tap.")
-    static let watchedExchange = outputExchange.renamed("exchange", summary: "The exchange to watch.")
+    static let recordedExchange = inputExchange.summarized(
+        "The exchange to tap: the input exchange, as run names it, unless another is given (the output or dead-letter exchange).")
+    static let watchedExchange = outputExchange.summarized(
+        "The exchange to watch: the output exchange, as run names it, unless another is given.")
     static let managementURL = Setting<String>.text(
         "management-url", "RESPONDER_MANAGEMENT_URL", default: "http://guest:guest@127.0.0.1:15672/%2F",
         "RabbitMQ's management API, its path the virtual host as in the broker URL; RESPONDER_MANAGEMENT_URL_FILE may name a file that holds it instead (a mounted secret).")
     /// The variable naming a file that holds the management URL, read when neither the flag nor the URL variable is set.
     static let managementURLFileVariable = "RESPONDER_MANAGEMENT_URL_FILE"
-    static let healthPort = metricsPort.renamed("port", summary: "The worker's metrics port.")
-    static let healthHost = Setting<String>.text("host", default: "127.0.0.1", "The worker's address.")
+    static let healthPort = metricsPort.summarized("The worker's metrics port, as run's --metrics-port.")
+    /// Not `RESPONDER_METRICS_HOST`: a worker listens on all addresses (`0.0.0.0`) where a client asks one.
+    static let healthHost = Setting<String>.text(
+        "metrics-host", default: "127.0.0.1",
+        "The worker's metrics address (where run's --metrics-host listens); never taken from RESPONDER_METRICS_HOST.")
     static let healthTimeout = Setting<Double>.positiveNumber(
         "timeout", default: 3, upTo: 3600, "Seconds to wait for the answer.")
 }
