@@ -2,17 +2,25 @@ import AMQP
 import ArgumentParser
 import Foundation
 import NotificationEvents
+import Responder
+import ResponderIntake
 import ResponderWorker
 
-/// `watch`: prints action-set updates as they are published, one line a person reads at a glance.
+/// `watch`: prints what the worker publishes as it is published, one line a person reads at a glance.
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Print action-set updates as they arrive at the output exchange.",
+        abstract: "Print what arrives at the output exchange, one readable line each.",
         discussion: """
-            One line an update: the request identifier, the input event that caused it (without the request \
-            identifier when the event id starts with it), and the new buttons:
-              red-0001  tap-1  →  [Rotate 20°] [Reset rotation]
+            One line a message: the request identifier, the input event that caused it (without the request \
+            identifier when the event id starts with it), and what the worker asks of the device:
+              red-0001  tap-1  →  [Rotate 20°] [Reset rotation]     an action-set update: the new buttons
+              red-0001  dismiss-1  →  dismiss                        a dismissal command
+              red-0001  replace-1  →  remove                         a removal command
+            Both content modes are read. A dead letter (--output-exchange responder.dead-letter) shows its \
+            message id, reason and detail; any other message (what handlers send, with --output-exchange naming \
+            its destination) its message id, type, exchange and routing key: bodies that are not the contract's, \
+            and the inputs dead letters carry, are never shown, so no userText reaches the terminal.
             Reads through a temporary queue of its own, so the push sender's queue keeps every update.
             """)
 
@@ -34,7 +42,7 @@ struct WatchCommand: AsyncParsableCommand {
         defer { stopper.cancel() }
         var seen = 0
         for try await delivery in tap.deliveries {
-            FileHandle.standardOutput.write(Data((Self.line(for: delivery.body) + "\n").utf8))
+            FileHandle.standardOutput.write(Data((Self.line(for: delivery) + "\n").utf8))
             try channel.ack(deliveryTag: delivery.deliveryTag)
             seen += 1
             if let limit, seen >= limit { break }
@@ -42,17 +50,56 @@ struct WatchCommand: AsyncParsableCommand {
         await connection.close()
     }
 
-    /// The human form of one published update, or a note saying why it is not one.
-    static func line(for body: [UInt8]) -> String {
-        guard let event = try? EventCodec.decodeActionSetUpdateEvent(body) else {
-            return "(not an action-set update: \(body.count) bytes)"
+    /// The human form of one message at the watched exchange: each kind the worker publishes in a line of its own,
+    /// never a body that is not the contract's (what a handler sent may hold what a user typed).
+    static func line(for delivery: AMQPDelivery) -> String {
+        line(for: InboundMessage(delivery))
+    }
+
+    /// The human form of `message`, as for a delivery.
+    static func line(for message: InboundMessage) -> String {
+        let properties = message.properties
+        // A dead letter keeps its input's body (a response, with its userText): only the failure is shown.
+        if let failure = try? DeadLetterInfo(headers: properties.headers) {
+            return "\(properties.messageId ?? "(no message id)")  ✗  dead-lettered (\(failure.reason.rawValue)) "
+                + "after \(failure.attempts) attempts: \(failure.detail)"
         }
-        let update = event.data
-        var cause = update.causationId
-        if cause.hasPrefix(update.requestIdentifier), cause.count > update.requestIdentifier.count {
-            cause = String(cause.dropFirst(update.requestIdentifier.count).drop { "/.:-_ ".contains($0) })
+        let binary = properties.headers.keys.contains { $0.hasPrefix(BinaryModeHeaders.prefix) }
+        let (headers, contentType, body) = (properties.headers, properties.contentType, message.body)
+        if let event = try? (binary
+            ? EventCodec.decodeActionSetUpdateEvent(headers: headers, contentType: contentType, body: body)
+            : EventCodec.decodeActionSetUpdateEvent(body))
+        {
+            let update = event.data
+            let buttons = update.actions.map { "[\($0.title)]" }.joined(separator: " ")
+            return "\(update.requestIdentifier)  \(cause(update.causationId, of: update.requestIdentifier))  →  "
+                + (buttons.isEmpty ? "(no buttons)" : buttons)
         }
-        let buttons = update.actions.map { "[\($0.title)]" }.joined(separator: " ")
-        return "\(update.requestIdentifier)  \(cause)  →  \(buttons.isEmpty ? "(no buttons)" : buttons)"
+        if let event = try? (binary
+            ? EventCodec.decodeDismissedEvent(headers: headers, contentType: contentType, body: body)
+            : EventCodec.decodeDismissedEvent(body))
+        {
+            let command = event.data
+            return "\(command.requestIdentifier)  \(cause(command.causationId, of: command.requestIdentifier))  →  dismiss"
+        }
+        if let event = try? (binary
+            ? EventCodec.decodeRemovedEvent(headers: headers, contentType: contentType, body: body)
+            : EventCodec.decodeRemovedEvent(body))
+        {
+            let command = event.data
+            return "\(command.requestIdentifier)  \(cause(command.causationId, of: command.requestIdentifier))  →  remove"
+        }
+        // A message a handler sent (the outbox), or another publisher's: its body is theirs to read.
+        let type = properties.type.map { " \($0)" } ?? ""
+        return "\(properties.messageId ?? "(no message id)")  →  message\(type) to \(message.exchange) "
+            + "(routing key \(message.routingKey.isEmpty ? "none" : message.routingKey)): \(body.count) bytes, not shown"
+    }
+
+    /// The input event's id without the request identifier when it starts with it (`red-0001/tap-1` → `tap-1`).
+    private static func cause(_ causationID: String, of requestIdentifier: String) -> String {
+        guard causationID.hasPrefix(requestIdentifier), causationID.count > requestIdentifier.count else {
+            return causationID
+        }
+        return String(causationID.dropFirst(requestIdentifier.count).drop { "/.:-_ ".contains($0) })
     }
 }

@@ -132,6 +132,22 @@ public enum EventCodec {
         try decodeDeviceCommandEvent(body)
     }
 
+    /// Decodes a dismissal published in binary content mode, by the rules of ``decodeDismissedEvent(_:)``.
+    public static func decodeDismissedEvent(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> NotificationDismissedEvent {
+        try decodeDeviceCommandEvent(
+            BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
+    /// Decodes a removal published in binary content mode, by the rules of ``decodeRemovedEvent(_:)``.
+    public static func decodeRemovedEvent(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
+    ) throws(EventDecodingError) -> NotificationRemovedEvent {
+        try decodeDeviceCommandEvent(
+            BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
+    }
+
     private static func decodeDeviceCommandEvent<Kind>(
         _ body: some DataProtocol
     ) throws(EventDecodingError) -> CloudEvent<DeviceCommand<Kind>> {
