@@ -15,6 +15,16 @@ extension ChannelMethod {
             false
         }
     }
+
+    /// Whether the broker closing the channel with `error` is an answer the caller asked for rather than a fault:
+    /// 404 NOT_FOUND to a passive declaration, which only asks whether the queue or exchange exists.
+    func expectsClose(_ error: AMQPError) -> Bool {
+        guard case .channelClosed(404, _) = error else { return false }
+        switch self {
+        case .declareQueue(_, _, _, _, let passive, _), .declareExchange(_, _, _, _, let passive, _): return passive
+        default: return false
+        }
+    }
 }
 
 extension MethodReply {

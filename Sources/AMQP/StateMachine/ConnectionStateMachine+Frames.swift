@@ -1,3 +1,5 @@
+import Logging
+
 extension ConnectionStateMachine {
     /// Handles one frame, in the order the broker sent them.
     mutating func receive(_ frame: IncomingFrame, into actions: inout [ConnectionAction]) {
@@ -72,8 +74,12 @@ extension ConnectionStateMachine {
                 actions.append(.acceptCancel(consumerTag: tag, channel: channel.id))
             }
         case .close(let error):
-            logger.warning(
-                "AMQP channel closed by the broker", metadata: ["channel": "\(channel.id)", "error": "\(error)"])
+            // A close that answers the call on the wire as expected (404 to a passive declaration: the broker's
+            // "does not exist") is the caller's answer, not a fault; a healthy start asks about absent shard queues.
+            let level: Logger.Level = channel.calls.first?.method.expectsClose(error) == true ? .debug : .warning
+            logger.log(
+                level: level, "AMQP channel closed by the broker",
+                metadata: ["channel": "\(channel.id)", "error": "\(error)"])
             actions.append(.acceptChannelClose(channel: channel.id))
             remove(channel, failing: error)
         case .answer(let answer):
