@@ -11,13 +11,14 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends librabbitmq-dev libsqlite3-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# The committed Package.resolved pins every dependency, and --force-resolved-versions builds exactly those
-# revisions (failing if the file does not match Package.swift), so one commit always builds the same image.
-COPY Package.swift Package.resolved ./
+# Dependencies resolve from Package.swift's from: versions, the newest release within each major version at build
+# time: Package.resolved is not in git (a checkout's pins may name revisions only its own machine has). For the same
+# dependencies every build, copy a Package.resolved of your own and add --force-resolved-versions to swift build.
+COPY Package.swift ./
 COPY Sources ./Sources
 # SwiftPM loads every target the manifest names, so the test folders must be there though only responder is built.
 COPY Tests ./Tests
-RUN swift build -c release --product responder --static-swift-stdlib --force-resolved-versions \
+RUN swift build -c release --product responder --static-swift-stdlib \
     && cp "$(swift build -c release --show-bin-path)/responder" /responder
 
 # Run: a slim Debian with the libraries the binary links (ImageLibrariesTests checks them against ldd) and the CA
