@@ -97,6 +97,7 @@ let package = Package(
                 // To hold another connection's write lock open, which GRDB refuses to do.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 "BrokerHarness", "PipelineHarness", "StoreHarness",
             ]
         ),

@@ -24,6 +24,11 @@ extension MetricDescription {
     package static let invalidTraceHeaders = MetricDescription(
         name: "responder_invalid_trace_headers_total", kind: .counter, labels: [],
         meaning: "inputs whose `traceparent` or `tracestate` was not valid W3C Trace Context (dropped from the update)")
+    package static let unregisteredCategories = MetricDescription(
+        name: "responder_unregistered_category_responses_total", kind: .counter, labels: ["category"],
+        meaning: "responses to a notification whose category is not registered (often a producer's typo): they go to "
+            + "the app delegate, as on iOS, and get no buttons to start from; by `category`, cut to 64 bytes, the "
+            + "first 100 distinct then `other`; each category is also logged at warning at most once a minute")
     package static let handlerDuration = MetricDescription(
         name: "responder_handler_duration_seconds", kind: .histogram, labels: ["tier"],
         meaning: "time spent in handlers, by `tier`: `extension`, `delegate`")
@@ -60,7 +65,7 @@ extension MetricDescription {
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
         events, deadLettered, handlerFailures, handlerTimeouts, handlerCallsAbandoned, stateConflicts,
-        invalidTraceHeaders, handlerDuration, endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
+        invalidTraceHeaders, unregisteredCategories, handlerDuration, endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
         dependencyPaused, dependencyOutages, shardActive, ready,
     ]
 }

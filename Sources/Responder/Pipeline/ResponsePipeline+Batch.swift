@@ -55,6 +55,10 @@ extension ResponsePipeline {
                 pending.append(index)
                 continue
             }
+            let category = response.event.data.notification.request.content.categoryIdentifier
+            if registry.categories[category] == nil, unregisteredCategories.count(category) {
+                member.log.log(.warning, "\(UnregisteredCategories.warning)")
+            }
             switch registry.route(response.event.data) {
             case .ignored(let why):
                 // Debug, as a handled response is: `responder_inputs_total{outcome="ignored"}` counts these, and a

@@ -24,6 +24,7 @@ public final class ResponsePipeline: Sendable {
     public let outputExchange: String
     let logger: Logger
     let metrics = PipelineMetrics()
+    let unregisteredCategories: UnregisteredCategories
     let storeFailures = StoreFailureStreak()
     let handlerDeadlines = HandlerDeadlines()
     let dependencyFailures: DependencyFailureStreak
@@ -44,14 +45,26 @@ public final class ResponsePipeline: Sendable {
     /// A pipeline routing to `registry`, keeping state in `store` and addressing updates to `outputExchange`.
     ///
     /// `logger` receives one structured line per input (event id, request identifier, category, action, each
-    /// bounded; outcome: debug when handled or not routed, warning or error when refused or failed) and is handed
-    /// on to handlers; it never receives a response's `userText`.
-    public init(
+    /// bounded; outcome: debug when handled or not routed, warning or error when refused or failed), a warning at
+    /// most once a minute for each category that is not registered, and is handed on to handlers; it never receives
+    /// a response's `userText`.
+    public convenience init(
         registry: HandlerRegistry, store: any StateStore,
         configuration: PipelineConfiguration = PipelineConfiguration(),
         outputExchange: String = ResponsePipeline.defaultOutputExchange,
         logger: Logger = Logger(label: "responder.pipeline")
     ) {
+        self.init(
+            registry: registry, store: store, configuration: configuration, outputExchange: outputExchange,
+            logger: logger, unregisteredCategories: UnregisteredCategories())
+    }
+
+    /// The same, counting unregistered categories with `unregisteredCategories` (tests give it their metrics and clock).
+    init(
+        registry: HandlerRegistry, store: any StateStore, configuration: PipelineConfiguration,
+        outputExchange: String, logger: Logger, unregisteredCategories: UnregisteredCategories
+    ) {
+        self.unregisteredCategories = unregisteredCategories
         self.registry = registry
         self.store = store
         self.configuration = configuration
