@@ -61,17 +61,38 @@ import WorkerHarness
         }
     }
 
-    /// The testing product's article shows the example's own tests: every Swift block is in them or its manifest.
-    @Test func everySwiftBlockOfTheTestingArticleIsInTheExamplesSources() throws {
-        let article = try String(
+    /// The testing product's article.
+    static func testingArticle() throws -> String {
+        try String(
             contentsOf: Paths.root.appendingPathComponent(
                 "Sources/ResponderTesting/ResponderTesting.docc/TestingYourHandlers.md"),
             encoding: .utf8)
-        let blocks = Self.swiftBlocks(in: article)
+    }
+
+    /// The testing product's article shows the example's own tests: every Swift block is in them or its manifest.
+    @Test func everySwiftBlockOfTheTestingArticleIsInTheExamplesSources() throws {
+        let blocks = Self.swiftBlocks(in: try Self.testingArticle())
         #expect(blocks.count >= 5)
         let sources = try Self.exampleSources()
         for block in blocks {
             #expect(sources.contains { $0.contains(Self.unindented(block)) }, "not in the example's sources:\n\(block)")
+        }
+    }
+
+    /// The testing article shows the example's test files whole, not snippets that use what they never declare:
+    /// the article's blocks found in one of the files, put together in the article's order, are that file, which
+    /// the example compiles and runs (scripts/example).
+    @Test func theTestingArticleShowsTheExamplesTestFilesWhole() throws {
+        let blocks = Self.swiftBlocks(in: try Self.testingArticle()).map(Self.unindented)
+        let tests = Paths.root.appendingPathComponent("Examples/CustomHandlers/Tests")
+        let files = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        #expect(files.count == 2)
+        for file in files {
+            let text = Self.unindented(try String(contentsOf: file, encoding: .utf8))
+                .trimmingCharacters(in: .newlines)
+            let shown = blocks.filter { text.contains($0) }.joined(separator: "\n\n")
+            #expect(shown == text, "the article's blocks do not make up \(file.lastPathComponent); they make:\n\(shown)")
         }
     }
 }
