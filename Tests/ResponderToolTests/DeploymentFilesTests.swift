@@ -124,13 +124,15 @@ struct DeploymentFilesTests {
         #expect(!text.contains("RESPONDER_STATE:") && !text.contains("POSTGRES_PASSWORD:"), "passwords come from files")
     }
 
-    /// The Dockerfile's HEALTHCHECK and the compose health check run the same command.
-    @Test func bothHealthChecksRunTheSameReadinessProbe() throws {
+    /// The Dockerfile's HEALTHCHECK and both compose files' worker health checks run the same command.
+    @Test(arguments: ["docker-compose.yml", "docker-compose.fleet.yml"])
+    func theHealthChecksRunTheSameReadinessProbe(composeFile: String) throws {
         let healthcheck = try #require(try Dockerfile.load().stage("debian:").arguments(of: "HEALTHCHECK").first)
         let dockerCommand = try #require(healthcheck.components(separatedBy: "CMD ").last)
             .trimmingCharacters(in: .whitespaces)
-        let compose = try Self.text("docker-compose.yml")
-        let composeTests = compose.split(separator: "\n").filter { $0.contains("test: [\"CMD\"") }
+        let compose = try Self.text(composeFile)
+        let composeTests = compose.split(separator: "\n").filter { $0.contains("test: [\"CMD\", \"responder\"") }
+        #expect(composeTests.count == 1, "\(composeTests)")
         #expect(composeTests.contains { $0.contains(dockerCommand.dropFirst().dropLast()) }, "\(dockerCommand) in \(composeTests)")
         #expect(dockerCommand.contains("\"health\""))
     }
