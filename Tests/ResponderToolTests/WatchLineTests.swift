@@ -14,7 +14,7 @@ import WorkerHarness
 
     /// Each golden output of the RedGreen sessions and of the chat example (which sends replies), as watch shows it.
     static func goldenLines() throws -> [(output: FixtureLine, line: String)] {
-        let goldens = try Paths.sessions.map(Paths.golden) + [chatFixtures.appendingPathComponent("chat.golden.jsonl")]
+        let goldens = Paths.sessions.map(Paths.golden) + [chatFixtures.appendingPathComponent("chat.golden.jsonl")]
         return try goldens.flatMap(QueueProbe.lines(of:)).map { ($0, WatchCommand.line(for: InboundMessage($0))) }
     }
 
