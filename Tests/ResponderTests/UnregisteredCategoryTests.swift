@@ -51,6 +51,21 @@ import Testing
         #expect(!records.all.contains { $0.contains("secret reply") }, "userText is never logged")
     }
 
+    /// A notification without a category is valid (the contract allows an empty `categoryIdentifier`): its
+    /// responses are no producer's typo, so neither counted nor warned about.
+    @Test func aResponseWithoutACategoryIsNotCountedOrWarnedAbout() async throws {
+        let metrics = TestMetrics()
+        let (logger, records) = CapturingLogHandler.logger()
+        let pipeline = ResponsePipeline(
+            registry: try Fixtures.registry(delegate: TestDelegate()), store: InMemoryStateStore(),
+            configuration: PipelineConfiguration(), outputExchange: ResponsePipeline.defaultOutputExchange,
+            logger: logger, unregisteredCategories: UnregisteredCategories(factory: metrics))
+        let event = Events.response(id: "plain", request: "note-plain", category: "", action: .default)
+        _ = await pipeline.process(Events.message(event))
+        #expect(count(metrics, "") == 0)
+        #expect(!records.entries.contains { $0.level >= .warning }, "\(records.all)")
+    }
+
     @Test func aCategoryIsWarnedAboutAtMostOnceAMinute() {
         let metrics = TestMetrics()
         let clock = ManualClock()

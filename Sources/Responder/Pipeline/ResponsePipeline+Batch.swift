@@ -56,7 +56,8 @@ extension ResponsePipeline {
                 continue
             }
             let category = response.event.data.notification.request.content.categoryIdentifier
-            if registry.categories[category] == nil, unregisteredCategories.count(category) {
+            // A response without a category (a notification that has none) is no typo: only a named one is counted.
+            if !category.isEmpty, registry.categories[category] == nil, unregisteredCategories.count(category) {
                 member.log.log(.warning, "\(UnregisteredCategories.warning)")
             }
             switch registry.route(response.event.data) {
