@@ -18,6 +18,10 @@ extension MetricDescription {
     package static let handlerCallsAbandoned = MetricDescription(
         name: "responder_handler_calls_abandoned", kind: .gauge, labels: [],
         meaning: "handler calls cut off by their time limit that ignored the cancellation and still run; at `--max-abandoned-calls` the worker pauses as for an unavailable dependency")
+    package static let slowHandlerCalls = MetricDescription(
+        name: "responder_slow_handler_calls", kind: .gauge, labels: [],
+        meaning: "handler calls that outlasted their batch and still run, each holding its notification and one of "
+            + "`--concurrency`'s slots; while they hold every slot the worker takes no new inputs")
     package static let stateConflicts = MetricDescription(
         name: "responder_state_conflicts_total", kind: .counter, labels: [],
         meaning: "commits retried because another process changed the notification first")
@@ -64,7 +68,7 @@ extension MetricDescription {
 
     /// Every metric a worker serves, in the order of the metrics table (ResponderWorker.docc, Observability).
     package static let all: [MetricDescription] = [
-        events, deadLettered, handlerFailures, handlerTimeouts, handlerCallsAbandoned, stateConflicts,
+        events, deadLettered, handlerFailures, handlerTimeouts, handlerCallsAbandoned, slowHandlerCalls, stateConflicts,
         invalidTraceHeaders, unregisteredCategories, handlerDuration, endToEndDuration, inFlight, reconnects, brokerConnected, brokerBlocked, storePaused, storeOutages,
         dependencyPaused, dependencyOutages, shardActive, ready,
     ]

@@ -19,6 +19,10 @@ public struct PipelineConfiguration: Sendable {
     /// Past it the handler is cancelled, the pipeline stops waiting for it (one that ignores the cancellation runs on,
     /// up to ``maxAbandonedCalls``), nothing it did is committed, and the input fails retryably with a ``HandlerTimeout``.
     public var handlerTimeout = Duration.seconds(30)
+    /// How long a batch waits for a notification's handler call once every notification of the batch has started
+    /// (default 100 ms). A call still running then holds only its notification: the batch's other events are
+    /// committed and settled, and the slow call's events settle on their own when it returns or is cut at its limit.
+    public var slowCallPatience = Duration.milliseconds(100)
     /// How many different events in a row one handler must fail with ``DependencyUnavailable`` before the pipeline
     /// reports ``ResponseOutcome/dependencyUnavailable(_:)`` (default 5): one event's failure retries that event, a
     /// run of them means the dependency is down and a worker pauses.

@@ -36,18 +36,27 @@ extension ResponsePipeline {
         _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
         holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)? = nil
     ) async -> [ResponseOutcome?] {
+        await handle(batch, concurrency: concurrency, under: parents, holdingBack: holds, on: executor, patience: nil)
+            .outcomes
+    }
+
+    /// Handles a batch as ``handle(_:concurrency:under:holdingBack:on:)`` does, but waits for a notification's
+    /// handler calls only `patience` (when not nil) after the last of the batch's notifications started: a
+    /// notification whose call still runs then is a ``SlowChain`` of the result, whose events settle on their own
+    /// (``SlowChain/outcomes()``), while the batch's other outcomes are returned at once. So a slow call holds only
+    /// its own notification; its lane stays taken, and the caller counts it against its concurrency.
+    public func handle(
+        _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
+        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)?, patience: Duration?
+    ) async -> BatchOutcomes {
         let members = batch.indices.map { index in
             BatchMember(
                 input: batch[index], log: ResponseLog(logger, for: batch[index]),
                 span: startSpan("handle", under: parents.isEmpty ? nil : parents[index]))
         }
         var outcomes = [ResponseOutcome?](repeating: nil, count: batch.count)
-        var conflicts = [Int](repeating: 0, count: batch.count)
         var receivers = [Route.Receiver?](repeating: nil, count: batch.count)
         var pending: [Int] = []
-        // The first event of each notification whose outcome holds back the notification's later ones.
-        var holding: [String: Int] = [:]
-        var committed: Set<Int> = []
         for (index, member) in members.enumerated() {
             guard case .response(let response) = member.input else {
                 // A lifecycle event runs no handler: the pipeline itself ends or replaces the notification. A follow-up's
@@ -71,13 +80,80 @@ extension ResponsePipeline {
                 pending.append(index)
             }
         }
-        while !pending.isEmpty {
-            var snapshots = [Result<StateSnapshot, any Error>?](repeating: nil, count: batch.count)
-            for (index, snapshot) in zip(pending, await load(pending.map { members[$0].input })) {
-                snapshots[index] = snapshot
+        let batch = Batch(members: members, receivers: receivers)
+        let stragglers = await handleRounds(
+            of: batch, pending, into: &outcomes, concurrency: concurrency, holdingBack: holds, on: executor,
+            patience: patience)
+        var slow = Set<Int>()
+        let slowChains = stragglers.map { straggler in
+            slow.formUnion(straggler.chain)
+            return SlowChain(positions: straggler.chain) { [self] in
+                let handled = await straggler.handlings()
+                var outcomes = [ResponseOutcome?](repeating: nil, count: members.count)
+                _ = await handleRounds(
+                    of: batch, straggler.chain, into: &outcomes, concurrency: 1, holdingBack: holds, on: executor,
+                    patience: nil, handled: handled)
+                return straggler.chain.map { report(outcomes[$0], of: $0, in: batch) }
             }
-            let round = Round(members: members, receivers: receivers, pending: pending, snapshots: snapshots)
-            let handlings = await handleChains(of: round, concurrency: concurrency, holdingBack: holds, on: executor)
+        }
+        return BatchOutcomes(
+            outcomes: members.indices.map { index in slow.contains(index) ? nil : report(outcomes[index], of: index, in: batch) },
+            slowChains: slowChains)
+    }
+
+    /// Logs `outcome`, the outcome of the batch's event at `index`, counts it and ends the event's span; nil (held
+    /// back: handled again later, in a span of its own) only ends the span.
+    private func report(_ outcome: ResponseOutcome?, of index: Int, in batch: Batch) -> ResponseOutcome? {
+        let member = batch.members[index]
+        guard let outcome else {
+            member.span?.end()
+            return nil
+        }
+        if batch.receivers[index] != nil || member.input.responseEvent == nil {
+            member.log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
+        }
+        metrics.record(outcome)
+        member.span?.end()
+        return outcome
+    }
+
+    /// Handles the batch's `pending` events in rounds (a load, the handlers, a commit) until each has an outcome in
+    /// `outcomes` or is held back, and returns the chains the rounds stopped waiting for after `patience`. The
+    /// first round takes the handlings of `handled`, when given, instead of a load and the handlers: a slow chain's,
+    /// done by the time it settles.
+    private func handleRounds(
+        of batch: Batch, _ pending: [Int], into outcomes: inout [ResponseOutcome?], concurrency: Int,
+        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)?,
+        patience: Duration?, handled: [(Int, Handling)]? = nil
+    ) async -> [Straggler] {
+        let members = batch.members
+        var pending = pending
+        var handled = handled
+        var stragglers: [Straggler] = []
+        var conflicts = [Int](repeating: 0, count: members.count)
+        // The first event of each notification whose outcome holds back the notification's later ones.
+        var holding: [String: Int] = [:]
+        var committed: Set<Int> = []
+        while !pending.isEmpty {
+            var handlings = [Handling?](repeating: nil, count: members.count)
+            if let given = handled {
+                for (index, handling) in given { handlings[index] = handling }
+                handled = nil
+            } else {
+                var snapshots = [Result<StateSnapshot, any Error>?](repeating: nil, count: members.count)
+                for (index, snapshot) in zip(pending, await load(pending.map { members[$0].input })) {
+                    snapshots[index] = snapshot
+                }
+                let round = Round(members: members, receivers: batch.receivers, pending: pending, snapshots: snapshots)
+                let run = await handleChains(
+                    of: round, concurrency: concurrency, holdingBack: holds, on: executor, patience: patience)
+                handlings = run.handlings
+                if !run.stragglers.isEmpty {
+                    stragglers += run.stragglers
+                    let slow = Set(run.stragglers.flatMap(\.chain))
+                    pending.removeAll { slow.contains($0) }
+                }
+            }
             var committing: [(index: Int, commit: StateCommit)] = []
             var next: [Int] = []
             for index in pending {
@@ -143,19 +219,7 @@ extension ResponsePipeline {
             }
             pending = next.sorted()
         }
-        return members.indices.map { index in
-            guard let outcome = outcomes[index] else {
-                // Held back: handled again later, in a span of its own.
-                members[index].span?.end()
-                return nil
-            }
-            if receivers[index] != nil || members[index].input.responseEvent == nil {
-                members[index].log.log(outcome.logLevel, outcome.logMessage, outcome.logMetadata)
-            }
-            metrics.record(outcome)
-            members[index].span?.end()
-            return outcome
-        }
+        return stragglers
     }
 
     /// One event of a batch with what its handling needs throughout: a class, so that the round, its lanes and the
@@ -171,6 +235,12 @@ extension ResponsePipeline {
             self.log = log
             self.span = span
         }
+    }
+
+    /// A batch's events and their routes, shared by its rounds and its slow chains.
+    struct Batch: Sendable {
+        var members: [BatchMember]
+        var receivers: [Route.Receiver?]
     }
 
     /// What one round of a batch (a load, the handlers, a commit) works on.
@@ -228,11 +298,11 @@ extension ResponsePipeline {
     }
 
     /// Runs the chains of the round's notifications on at most `concurrency` lanes (``ChainLanes``); the handling of
-    /// each pending member, by batch position.
+    /// each pending member, by batch position, and the chains left running after `patience`.
     private func handleChains(
         of round: Round, concurrency: Int, holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?,
-        on executor: (any TaskExecutor)?
-    ) async -> [Handling?] {
+        on executor: (any TaskExecutor)?, patience: Duration?
+    ) async -> (handlings: [Handling?], stragglers: [Straggler]) {
         var chains: [[Int]] = []
         var chainOf: [String: Int] = [:]
         for index in round.pending {
@@ -247,7 +317,7 @@ extension ResponsePipeline {
         let lanes = ChainLanes(
             chains: chains, positions: round.members.count, executor: executor, deadlines: handlerDeadlines,
             abandoned: abandonedCalls)
-        return await lanes.run(concurrency: concurrency) { [self] cursor, lane in
+        return await lanes.run(concurrency: concurrency, patience: patience) { [self] cursor, lane in
             await advance(&cursor, of: round, on: lane, holdingBack: holds)
         } failed: { [self] timedOut in
             handlerFailure(timedOut.failure, of: round.members[timedOut.call.index].input.id)
@@ -400,4 +470,25 @@ extension ResponsePipeline {
             return .failed(error, retryable: true)
         }
     }
+}
+
+/// A batch's outcomes as far as ``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:patience:)`` waited
+/// for them.
+public struct BatchOutcomes: Sendable {
+    /// By batch position; nil for an event held back behind an earlier one of its notification, or in a slow chain.
+    public var outcomes: [ResponseOutcome?]
+    /// The notifications whose handler calls outlasted the batch's patience.
+    public var slowChains: [SlowChain]
+}
+
+/// The events of one notification in a batch whose handler call outlasted the batch's patience: they settle on their
+/// own, once the call returns or is cut at its deadline.
+public struct SlowChain: Sendable {
+    /// The events' batch positions, in order.
+    public let positions: [Int]
+    let settle: @Sendable () async -> [ResponseOutcome?]
+
+    /// The events' outcomes, in the order of ``positions`` (nil: held back behind an earlier one), once the chain's
+    /// last call ended and its effects were committed. Cancelling the caller cancels the call.
+    public func outcomes() async -> [ResponseOutcome?] { await settle() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 import NotificationEvents
 import Tracing
 
@@ -25,6 +26,12 @@ import Tracing
 /// the next batches. With a wait in place (ordered mode too), an event that meets an outage (an unavailable state
 /// store or dependency) is handled again once the wait returns, in the same way.
 ///
+/// A notification whose handler call outlasts its batch's patience (``PipelineConfiguration/slowCallPatience``) holds
+/// only itself: the batch's other outcomes are reported at once, the notification's later events wait behind it, and
+/// its events are reported when the call returns or is cut at its limit. Each such call keeps one of the
+/// `maxConcurrentNotifications` slots; while slow calls hold them all, no batch starts, so the caller's bound on
+/// outstanding messages (its prefetch) stops the input, and the scheduler says so at warning, naming the categories.
+///
 /// The caller bounds how many messages are outstanding (e.g. with the consumer's prefetch); queued messages
 /// wait in memory.
 public final class ResponseScheduler<Tag: Sendable>: Sendable {
@@ -49,6 +56,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         /// The event of a notification that held it back is settled: its later events may be handled;
         /// `abandoned` when the event's delay or store wait in place was given up, so it was not reported.
         case released(requestIdentifier: String, abandoned: Bool)
+        /// A slow chain's call ended: its events' outcomes, in order.
+        case slowSettled([Queued], [ResponseOutcome?])
         case noMoreInput
     }
 
@@ -68,6 +77,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let waitInPlace: (@Sendable (Unavailability) async throws -> Void)?
     private let executor: (any TaskExecutor)?
     private let maxBatchSize: Int
+    private let slowCalls = Gauge(label: MetricDescription.slowHandlerCalls.name)
 
     /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
     /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
@@ -118,11 +128,12 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// no other batch is started (its messages are not reported). Call once.
     public func run() async {
         await withDiscardingTaskGroup { group in
-            // Notifications whose event waits in place (a retry or a store wait): their later events, in order.
-            var held: [String: [Queued]] = [:]
-            // Notifications with an event given up in place: their later events wait for the broker's redelivery.
-            var abandoned: Set<String> = []
+            var held = Held()
             var inputEnded = false
+            // Whether the warning that slow calls hold every slot was given since a slot was last free.
+            var warnedSlotsHeld = false
+            // From the start, so dashboards see the gauge before the first slow call.
+            slowCalls.record(0)
             // Everything that arrived since the last pass is handled in batches of at most `maxBatchSize`, each one
             // store load and one commit: one wake-up for a burst of deliveries.
             var taken: [Event] = []
@@ -135,8 +146,8 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                             let input = try pipeline.decode(message)
                             let key = input.requestIdentifier
                             let queued = Queued(input: input, tag: tag, context: context)
-                            if abandoned.contains(key) { continue }
-                            if held[key] != nil { held[key]!.append(queued) } else { batch.append(queued) }
+                            if held.abandoned.contains(key) { continue }
+                            if held.waiting[key] != nil { held.waiting[key]!.append(queued) } else { batch.append(queued) }
                         } catch {
                             completions.yield(
                                 Completion(
@@ -144,8 +155,16 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                                     firstFailureInPlace: nil))
                         }
                     case .released(let key, let gaveUp):
-                        let waiting = held.removeValue(forKey: key) ?? []
-                        if gaveUp { abandoned.insert(key) } else { batch += waiting }
+                        let waiting = held.waiting.removeValue(forKey: key) ?? []
+                        if gaveUp { held.abandoned.insert(key) } else { batch += waiting }
+                    case .slowSettled(let chain, let outcomes):
+                        let key = chain[0].input.requestIdentifier
+                        held.slow[key] = nil
+                        slowCalls.record(held.slow.count)
+                        warnedSlotsHeld = false
+                        let waiting = held.waiting.removeValue(forKey: key) ?? []
+                        report(chain, outcomes, holding: &held, in: &group)
+                        if held.waiting[key] != nil { held.waiting[key]! += waiting } else { batch += waiting }
                     case .noMoreInput:
                         inputEnded = true
                     }
@@ -155,39 +174,81 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 // Cancelled (the caller's session is ending), no further batch starts: its events are not handled,
                 // stored or reported, so their inputs stay unacknowledged and the broker redelivers them.
                 while start < batch.endIndex, !Task.isCancelled {
+                    // Slow calls keep their slots: with none free, the rest waits for one of them to end.
+                    let free = maxConcurrentNotifications - held.slow.count
+                    guard free > 0 else {
+                        if !warnedSlotsHeld { warnSlotsHeld(by: held.slow) }
+                        warnedSlotsHeld = true
+                        break
+                    }
                     let end = start + min(maxBatchSize, batch.endIndex - start)
                     // An event that an earlier batch of this pass held back holds its notification's later events.
                     var chunk: [Queued] = []
                     for queued in batch[start..<end] {
-                        if held[queued.input.requestIdentifier] != nil {
-                            held[queued.input.requestIdentifier]!.append(queued)
+                        if held.waiting[queued.input.requestIdentifier] != nil {
+                            held.waiting[queued.input.requestIdentifier]!.append(queued)
                         } else {
                             chunk.append(queued)
                         }
                     }
-                    if !chunk.isEmpty { await handle(chunk, holding: &held, in: &group) }
+                    if !chunk.isEmpty { await handle(chunk, concurrency: free, holding: &held, in: &group) }
                     start = end
                 }
-                batch.removeAll(keepingCapacity: true)
-                if inputEnded, held.isEmpty { break }
+                batch.removeSubrange(batch.startIndex..<start)
+                if inputEnded, held.waiting.isEmpty, batch.isEmpty { break }
             }
         }
         events.finish()
         completions.finish()
     }
 
-    /// Handles `batch` and reports its outcomes; an event whose outcome holds its notification back waits in place in
-    /// a task of `group`, and its notification's later events of the batch join `held`.
-    private func handle(_ batch: [Queued], holding held: inout [String: [Queued]], in group: inout DiscardingTaskGroup) async {
-        let outcomes = await pipeline.handle(
-            batch.map(\.input), concurrency: maxConcurrentNotifications, under: batch.map(\.context),
-            holdingBack: { [self] in holdsBack($0) }, on: executor)
+    /// The notifications whose events wait, by request identifier.
+    private struct Held {
+        /// Notifications whose event waits in place (a retry, a store wait) or on a slow call: their later events,
+        /// in order.
+        var waiting: [String: [Queued]] = [:]
+        /// Notifications with an event given up in place: their later events wait for the broker's redelivery.
+        var abandoned: Set<String> = []
+        /// Notifications with a slow call, each holding a slot: the category its event was sent with.
+        var slow: [String: String] = [:]
+    }
+
+    /// Handles `batch` on at most `concurrency` lanes and reports its outcomes; an event whose outcome holds its
+    /// notification back waits in place in a task of `group`, a slow chain settles in one, and their notifications'
+    /// later events join `held`.
+    private func handle(
+        _ batch: [Queued], concurrency: Int, holding held: inout Held, in group: inout DiscardingTaskGroup
+    ) async {
+        let handled = await pipeline.handle(
+            batch.map(\.input), concurrency: concurrency, under: batch.map(\.context),
+            holdingBack: { [self] in holdsBack($0) }, on: executor, patience: pipeline.configuration.slowCallPatience)
+        var slow = Set<Int>()
+        for chain in handled.slowChains {
+            let queued = chain.positions.map { batch[$0] }
+            let first = queued[0].input
+            slow.formUnion(chain.positions)
+            held.waiting[first.requestIdentifier] = []
+            held.slow[first.requestIdentifier] = first.responseEvent?.data.notification.request.content.categoryIdentifier
+                ?? "(follow-up)"
+            group.addTask { [self] in events.yield(.slowSettled(queued, await chain.outcomes())) }
+        }
+        if !handled.slowChains.isEmpty { slowCalls.record(held.slow.count) }
+        report(
+            zip(batch.indices, batch).filter { !slow.contains($0.0) }.map(\.1),
+            zip(batch.indices, handled.outcomes).filter { !slow.contains($0.0) }.map(\.1), holding: &held, in: &group)
+    }
+
+    /// Reports the outcomes of `batch`, in order; an event whose outcome holds its notification back waits in place in
+    /// a task of `group`, and its notification's later events join `held`.
+    private func report(
+        _ batch: [Queued], _ outcomes: [ResponseOutcome?], holding held: inout Held, in group: inout DiscardingTaskGroup
+    ) {
         for (queued, outcome) in zip(batch, outcomes) {
             let key = queued.input.requestIdentifier
             // Behind an event of its notification that holds it back, earlier in the batch: without an outcome, or
             // (from a store that broke no chain) committed, to be reported after that event from the inbox.
-            guard held[key] == nil, let outcome else {
-                held[key]!.append(queued)
+            guard held.waiting[key] == nil, let outcome else {
+                held.waiting[key]!.append(queued)
                 continue
             }
             guard holdsBack(outcome) else {
@@ -197,7 +258,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         retriedInPlace: 0, firstFailureInPlace: nil))
                 continue
             }
-            held[key] = []
+            held.waiting[key] = []
             group.addTask { [self] in
                 // No outcome: the event's wait was given up (the session ended), so nothing is reported and its
                 // input stays unacknowledged: the broker redelivers it, still ahead of the others.
@@ -206,6 +267,15 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 events.yield(.released(requestIdentifier: key, abandoned: settled == nil))
             }
         }
+    }
+
+    /// Says at warning that slow calls hold every slot, naming their categories.
+    private func warnSlotsHeld(by slow: [String: String]) {
+        pipeline.logger.warning(
+            "slow handler calls hold every slot of --concurrency: no new inputs are taken until one returns or is cut",
+            metadata: [
+                "slow-calls": "\(slow.count)", "categories": "\(Set(slow.values).sorted().joined(separator: ","))",
+            ])
     }
 
     /// Whether `outcome` waits in place, holding back its notification's later events.
