@@ -1,6 +1,7 @@
 import BrokerHarness
 import Foundation
 import Logging
+import MetricsTestKit
 import NotificationEvents
 import PipelineHarness
 import Responder
@@ -16,11 +17,14 @@ import Testing
         let categoryIdentifiers: Set<String> = ["photo-category"]
         let initialState = 0
         let gates: [String: Signal]
+        /// Notifications whose calls fail (retryably) once their gate opens.
+        var failing: Set<String> = []
         let started = Journal<String>()
 
         func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
             started.append(context.requestIdentifier)
             if let gate = gates[context.requestIdentifier] { await gate.wait() }
+            if failing.contains(context.requestIdentifier) { throw Boom() }
             context.state += 1
             return .doNotDismiss
         }
@@ -29,16 +33,10 @@ import Testing
     @Test(.timeLimit(.minutes(10)))
     func slowCallsHoldingEverySlotStopNewBatchesUntilOneEnds() async throws {
         let gated = Gated(gates: ["a": Signal(), "b": Signal()])
-        var registry = try Fixtures.registry(extension: nil)
-        try registry.register(gated)
-        let (logger, records) = CapturingLogHandler.logger()
-        let scheduler = ResponseScheduler<String>(
-            pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: logger),
-            maxConcurrentNotifications: 2)
+        let (scheduler, records, metrics) = try Self.scheduler(for: gated, slots: 2)
+        let slowCalls = { try metrics.expectGauge(MetricDescription.slowHandlerCalls.name).lastValue }
         let completed = Journal<String>()
-        let submit = { (request: String) in
-            scheduler.submit([(Events.message(Events.response(id: "\(request)-1", request: request)), request, nil)])
-        }
+        let submit = { (request: String) in Self.submit(request, to: scheduler) }
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
@@ -56,6 +54,7 @@ import Testing
                 let warning = try #require(records.entries.first { $0.message.contains("hold every slot") })
                 #expect(warning.metadata["categories"] == "photo-category")
                 #expect(warning.metadata["slow-calls"] == "2")
+                #expect(try slowCalls() == 2)
                 #expect(!gated.started.entries.contains("c"), "no batch starts while slow calls hold every slot")
                 #expect(completed.entries.isEmpty)
 
@@ -64,6 +63,7 @@ import Testing
                 #expect(gated.started.entries == ["a", "b", "c"])
                 await gated.gates["b"]!.fire()
                 try await waitFor("b") { completed.entries == ["a", "c", "b"] }
+                #expect(try slowCalls() == 0)
             } catch {
                 Issue.record(error)
                 for gate in gated.gates.values { await gate.fire() }
@@ -71,6 +71,35 @@ import Testing
             scheduler.finish()
         }
         #expect(records.entries.filter { $0.message.contains("hold every slot") }.count == 1, "said once")
+    }
+
+    /// A slow call's event retried in place (ordered mode) keeps its slot through the retry's delay and call: the
+    /// retry calls the handler again, up to its limit, so it counts against the bound as the first call did.
+    @Test(.timeLimit(.minutes(10)))
+    func aSlowCallRetriedInPlaceKeepsItsSlot() async throws {
+        let gated = Gated(gates: ["a": Signal()], failing: ["a"])
+        let (scheduler, records, metrics) = try Self.scheduler(for: gated, slots: 1, retryDelays: [.seconds(3600)])
+        let submit = { (request: String) in Self.submit(request, to: scheduler) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            group.addTask { for await _ in scheduler.completions {} }
+            do {
+                submit("a")
+                try await waitFor("a's call, left behind by its batch") {
+                    try metrics.expectGauge(MetricDescription.slowHandlerCalls.name).lastValue == 1
+                }
+                // a's call fails: its retry waits an hour in place.
+                await gated.gates["a"]!.fire()
+                submit("b")
+                try await waitFor("the warning that slow calls hold every slot") {
+                    records.entries.contains { $0.level == .warning && $0.message.contains("hold every slot") }
+                }
+                #expect(gated.started.entries == ["a"], "b waits for the slot a's retry holds")
+            } catch {
+                Issue.record(error)
+            }
+            group.cancelAll()
+        }
     }
 
     /// A slow call's notification holds its later events, from its batch and after it, until the call ends; the
@@ -111,5 +140,24 @@ import Testing
         }
         let record = try #require(await store.notification("a"))
         #expect(try EventCodec.decodeStored(Int.self, from: try #require(record.handlerStates["gated"])) == 3)
+    }
+
+    /// A scheduler of `slots` over `gated` alone, retrying in place after `retryDelays`, its log and its metrics.
+    private static func scheduler(
+        for gated: Gated, slots: Int, retryDelays: [Duration] = []
+    ) throws -> (ResponseScheduler<String>, CapturingLogHandler.Records, TestMetrics) {
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(gated)
+        let (logger, records) = CapturingLogHandler.logger()
+        let metrics = TestMetrics()
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: registry, store: InMemoryStateStore(), logger: logger),
+            maxConcurrentNotifications: slots, retryDelaysInPlace: retryDelays, metrics: metrics)
+        return (scheduler, records, metrics)
+    }
+
+    /// Submits event `<request>-1` of notification `request`, tagged with `request`.
+    private static func submit(_ request: String, to scheduler: ResponseScheduler<String>) {
+        scheduler.submit([(Events.message(Events.response(id: "\(request)-1", request: request)), request, nil)])
     }
 }

@@ -173,8 +173,11 @@ final class ChainLanes: Sendable {
                     start(with: cursor, straggler: nil)
                 }
                 if !timedOut.isEmpty { continue }
-                let (ended, left, patienceDeadline) = state.withLock { state in
-                    if state.lanes.isEmpty { return (true, [Straggler](), state.patienceDeadline) }
+                let (ended, left, patienceDeadline) = state.withLock { state -> (Bool, [Straggler], UInt64?) in
+                    // A call cut since the wake (its deadline and the patience may come in one timer pass): its chain
+                    // goes on in a fresh lane first, which the patience then leaves behind like the others.
+                    guard state.timedOut.isEmpty else { return (false, [], nil) }
+                    if state.lanes.isEmpty { return (true, [], state.patienceDeadline) }
                     guard state.patienceOver else { return (false, [], nil) }
                     // The patience ran out: the lanes still on a chain go on without the round.
                     var left: [Straggler] = []
@@ -221,7 +224,8 @@ final class ChainLanes: Sendable {
             state.lanes[lane]?.task = task
             return state.cancelled || state.lanes[lane] == nil
         }
-        if cancel { task.cancel() }
+        // Checked after the task is in place: a straggler cancelled before it either saw the task or is seen here.
+        if cancel || straggler?.isCancelled == true { task.cancel() }
     }
 
     /// Records the handlings of a lane's finished chain and gives the lane the next chain; nil when the queue is empty
@@ -354,8 +358,9 @@ final class Straggler: Sendable {
     /// The chain's batch positions, in order.
     let chain: [Int]
     private let lanes: ChainLanes
-    private let state = Mutex<(handled: [(Int, ResponsePipeline.Handling)]?, waiting: CheckedContinuation<Void, Never>?)>(
-        (nil, nil))
+    private let state = Mutex<
+        (handled: [(Int, ResponsePipeline.Handling)]?, waiting: CheckedContinuation<Void, Never>?, cancelled: Bool)
+    >((nil, nil, false))
 
     fileprivate init(chain: [Int], lanes: ChainLanes) {
         self.chain = chain
@@ -375,10 +380,14 @@ final class Straggler: Sendable {
                 if ready { continuation.resume() }
             }
         } onCancel: {
+            state.withLock { $0.cancelled = true }
             lanes.cancel(self)
         }
         return state.withLock { $0.handled! }
     }
+
+    /// Whether its waiter was cancelled: a lane that takes the chain over from a cut call is cancelled at its start.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     fileprivate func deliver(_ handled: [(Int, ResponsePipeline.Handling)]) {
         let waiting = state.withLock { state in

@@ -77,7 +77,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     private let waitInPlace: (@Sendable (Unavailability) async throws -> Void)?
     private let executor: (any TaskExecutor)?
     private let maxBatchSize: Int
-    private let slowCalls = Gauge(label: MetricDescription.slowHandlerCalls.name)
+    private let slowCalls: Gauge
 
     /// A scheduler for `pipeline` that handles at most `maxConcurrentNotifications` notifications at once, and
     /// retries a retryable failure in place after each of `retryDelaysInPlace` (none by default).
@@ -95,11 +95,14 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// reported before the next is handled: a caller that publishes the outcomes meanwhile (a broker session on its
     /// own thread) keeps the broker busy with one batch's outputs while the next is handled, instead of leaving it
     /// idle while the whole pass is. Unbounded by default.
+    ///
+    /// `responder_slow_handler_calls` goes to `metrics` (the process's bootstrapped backend by default).
     public init(
         pipeline: ResponsePipeline, maxConcurrentNotifications: Int, retryDelaysInPlace: [Duration] = [],
         waitInPlace: (@Sendable (Unavailability) async throws -> Void)? = nil, executor: (any TaskExecutor)? = nil,
-        maxBatchSize: Int = .max
+        maxBatchSize: Int = .max, metrics: any MetricsFactory = MetricsSystem.factory
     ) {
+        slowCalls = Gauge(label: MetricDescription.slowHandlerCalls.name, factory: metrics)
         precondition(maxConcurrentNotifications > 0, "maxConcurrentNotifications must be positive")
         precondition(maxBatchSize > 0, "maxBatchSize must be positive")
         self.maxBatchSize = maxBatchSize
@@ -157,14 +160,24 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                     case .released(let key, let gaveUp):
                         let waiting = held.waiting.removeValue(forKey: key) ?? []
                         if gaveUp { held.abandoned.insert(key) } else { batch += waiting }
+                        // A slow call's event retried in place kept its slot until now.
+                        if held.slow.removeValue(forKey: key) != nil {
+                            slowCalls.record(held.slow.count)
+                            warnedSlotsHeld = false
+                        }
                     case .slowSettled(let chain, let outcomes):
                         let key = chain[0].input.requestIdentifier
-                        held.slow[key] = nil
-                        slowCalls.record(held.slow.count)
-                        warnedSlotsHeld = false
                         let waiting = held.waiting.removeValue(forKey: key) ?? []
-                        report(chain, outcomes, holding: &held, in: &group)
-                        if held.waiting[key] != nil { held.waiting[key]! += waiting } else { batch += waiting }
+                        for (queued, outcome) in zip(chain, outcomes) { report(queued, outcome, holding: &held, in: &group) }
+                        if held.waiting[key] != nil {
+                            // Retried in place (ordered mode): the call again, so the slot stays taken until released.
+                            held.waiting[key]! += waiting
+                        } else {
+                            batch += waiting
+                            held.slow[key] = nil
+                            slowCalls.record(held.slow.count)
+                            warnedSlotsHeld = false
+                        }
                     case .noMoreInput:
                         inputEnded = true
                     }
@@ -222,50 +235,62 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         let handled = await pipeline.handle(
             batch.map(\.input), concurrency: concurrency, under: batch.map(\.context),
             holdingBack: { [self] in holdsBack($0) }, on: executor, patience: pipeline.configuration.slowCallPatience)
+        var slowChains: [Int: SlowChain] = [:]
         var slow = Set<Int>()
         for chain in handled.slowChains {
-            let queued = chain.positions.map { batch[$0] }
-            let first = queued[0].input
+            slowChains[chain.positions[0]] = chain
             slow.formUnion(chain.positions)
-            held.waiting[first.requestIdentifier] = []
-            held.slow[first.requestIdentifier] = first.responseEvent?.data.notification.request.content.categoryIdentifier
-                ?? "(follow-up)"
-            group.addTask { [self] in events.yield(.slowSettled(queued, await chain.outcomes())) }
         }
-        if !handled.slowChains.isEmpty { slowCalls.record(held.slow.count) }
-        report(
-            zip(batch.indices, batch).filter { !slow.contains($0.0) }.map(\.1),
-            zip(batch.indices, handled.outcomes).filter { !slow.contains($0.0) }.map(\.1), holding: &held, in: &group)
+        // In batch order: an earlier event of a slow notification, settled in an earlier round, is reported before
+        // the slow chain holds the notification.
+        for (index, queued) in batch.enumerated() {
+            if let chain = slowChains[index] {
+                let queued = chain.positions.map { batch[$0] }
+                let key = queued[0].input.requestIdentifier
+                held.waiting[key] = []
+                held.slow[key] = Self.category(of: queued)
+                group.addTask { [self] in events.yield(.slowSettled(queued, await chain.outcomes())) }
+                slowCalls.record(held.slow.count)
+            } else if !slow.contains(index) {
+                report(queued, handled.outcomes[index], holding: &held, in: &group)
+            }
+        }
     }
 
-    /// Reports the outcomes of `batch`, in order; an event whose outcome holds its notification back waits in place in
-    /// a task of `group`, and its notification's later events join `held`.
+    /// What a slow chain's warning names it by: the category of its first response, cut as metric labels are (a
+    /// producer writes it); a chain of follow-ups and lifecycle events has none of its own.
+    private static func category(of chain: [Queued]) -> String {
+        guard let response = chain.lazy.compactMap(\.input.responseEvent).first else { return "(follow-up)" }
+        let category = response.data.notification.request.content.categoryIdentifier
+        return String(category.prefix(utf8Bytes: UnregisteredCategories.maximumLabelBytes))
+    }
+
+    /// Reports the outcome of `queued`; one that holds its notification back waits in place in a task of `group`, and
+    /// its notification's later events join `held`.
     private func report(
-        _ batch: [Queued], _ outcomes: [ResponseOutcome?], holding held: inout Held, in group: inout DiscardingTaskGroup
+        _ queued: Queued, _ outcome: ResponseOutcome?, holding held: inout Held, in group: inout DiscardingTaskGroup
     ) {
-        for (queued, outcome) in zip(batch, outcomes) {
-            let key = queued.input.requestIdentifier
-            // Behind an event of its notification that holds it back, earlier in the batch: without an outcome, or
-            // (from a store that broke no chain) committed, to be reported after that event from the inbox.
-            guard held.waiting[key] == nil, let outcome else {
-                held.waiting[key]!.append(queued)
-                continue
-            }
-            guard holdsBack(outcome) else {
-                completions.yield(
-                    Completion(
-                        tag: queued.tag, message: queued.input.message, event: queued.input.responseEvent, outcome: outcome,
-                        retriedInPlace: 0, firstFailureInPlace: nil))
-                continue
-            }
-            held.waiting[key] = []
-            group.addTask { [self] in
-                // No outcome: the event's wait was given up (the session ended), so nothing is reported and its
-                // input stays unacknowledged: the broker redelivers it, still ahead of the others.
-                let settled = await settleInPlace(queued, after: outcome)
-                if let settled { completions.yield(settled) }
-                events.yield(.released(requestIdentifier: key, abandoned: settled == nil))
-            }
+        let key = queued.input.requestIdentifier
+        // Behind an event of its notification that holds it back, earlier in the batch: without an outcome, or
+        // (from a store that broke no chain) committed, to be reported after that event from the inbox.
+        guard held.waiting[key] == nil, let outcome else {
+            held.waiting[key]!.append(queued)
+            return
+        }
+        guard holdsBack(outcome) else {
+            completions.yield(
+                Completion(
+                    tag: queued.tag, message: queued.input.message, event: queued.input.responseEvent, outcome: outcome,
+                    retriedInPlace: 0, firstFailureInPlace: nil))
+            return
+        }
+        held.waiting[key] = []
+        group.addTask { [self] in
+            // No outcome: the event's wait was given up (the session ended), so nothing is reported and its
+            // input stays unacknowledged: the broker redelivers it, still ahead of the others.
+            let settled = await settleInPlace(queued, after: outcome)
+            if let settled { completions.yield(settled) }
+            events.yield(.released(requestIdentifier: key, abandoned: settled == nil))
         }
     }
 

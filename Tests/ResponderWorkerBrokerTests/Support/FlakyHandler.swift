@@ -19,16 +19,23 @@ struct FlakyHandler: NotificationContentExtension {
 
     /// Every handler call per notification, in order, and how often each event was handled.
     final class Calls: Sendable {
-        private let state = Mutex<(byRequest: [String: [String]], byEvent: [String: Int])>(([:], [:]))
+        private let state = Mutex<
+            (byRequest: [String: [String]], byEvent: [String: Int], firstCall: [String: ContinuousClock.Instant])
+        >(([:], [:], [:]))
 
         /// Records a call for `event` on `request`; returns how often `event` was handled, this call included.
         func record(request: String, event: String) -> Int {
-            state.withLock {
+            let now = ContinuousClock.now
+            return state.withLock {
                 $0.byRequest[request, default: []].append(event)
                 $0.byEvent[event, default: 0] += 1
+                if $0.firstCall[event] == nil { $0.firstCall[event] = now }
                 return $0.byEvent[event]!
             }
         }
+
+        /// When the event `eventID` was first handled, if it was.
+        func firstCall(of eventID: String) -> ContinuousClock.Instant? { state.withLock { $0.firstCall[eventID] } }
 
         /// How often the event `eventID` was handled.
         subscript(eventID: String) -> Int { state.withLock { $0.byEvent[eventID] ?? 0 } }
