@@ -82,7 +82,8 @@ public final class Worker: Sendable {
     /// Runs until shut down (by a signal or ``shutDown()``) and the inputs in hand are finished, or until a
     /// service fails; rethrows that failure.
     public func run() async throws {
-        if configuration.handlesSignals { SecondSignal.exitAtOnce() }
+        let secondSignal = configuration.handlesSignals ? await SecondSignal.watch() : nil
+        defer { secondSignal?.cancel() }
         logger.info(
             "starting",
             metadata: [
