@@ -48,8 +48,6 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs (scripts/test builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // Already in the graph through postgres-nio; the pipeline hashes follow-up ids with it.
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // OTLP over HTTP only: the gRPC exporter's packages would more than double the cold build.
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
@@ -87,7 +85,6 @@ let package = Package(
             name: "Responder",
             dependencies: [
                 "NotificationEvents",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
