@@ -30,10 +30,12 @@ let package = Package(
     traits: [
         .trait(
             name: "PostgreSQL",
-            description: "The PostgreSQL state store (ResponderPostgres, on postgres-nio) for `--state postgres://…`."),
+            description:
+                "The PostgreSQL state store (ResponderPostgres, on postgres-nio) for `--state postgres://…`."),
         .trait(
             name: "OpenTelemetry",
-            description: "OTLP/HTTP export of `run`'s traces (swift-otel and its HTTP stack), asked for by OTEL_* variables."),
+            description:
+                "OTLP/HTTP export of `run`'s traces (swift-otel and its HTTP stack), asked for by OTEL_* variables."),
         .default(enabledTraits: ["PostgreSQL", "OpenTelemetry"]),
     ],
     dependencies: [
@@ -265,7 +267,8 @@ let package = Package(
         .testTarget(
             name: "ResponderWorkerBrokerTests",
             dependencies: [
-                "ResponderWorker", "ResponderIntake", "Responder", "ResponderSQLite", "NotificationEvents", "AMQP", "BrokerHarness",
+                "ResponderWorker", "ResponderIntake", "Responder", "ResponderSQLite", "NotificationEvents", "AMQP",
+                "BrokerHarness",
                 "WorkerHarness", "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -338,7 +341,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolTests",
             dependencies: [
-                "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderSQLite", "ResponderPostgres", "Responder",
+                "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderSQLite", "ResponderPostgres",
+                "Responder",
                 "RedGreenExample", "CMalloc",
                 "NotificationEvents", "AMQP", "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),

@@ -173,10 +173,10 @@ private final class CurrentSession: Sendable {
     }
 }
 
-/// Ordered mode on a state store that keeps no fleet leases (one that is not ``FleetLeases``): its workers could not
-/// agree on who consumes which shard.
+/// Ordered mode on a state store that keeps no fleet leases (one that is not Responder's `FleetLeases`): its workers
+/// could not agree on who consumes which shard.
 public struct OrderedModeNeedsFleetLeases: Error, CustomStringConvertible {
-    /// The refusal, for a store that is not ``FleetLeases``.
+    /// The refusal, for a store that is not `FleetLeases`.
     public init() {}
 
     /// What to do about it.
