@@ -18,10 +18,25 @@ let package = Package(
         .library(name: "Responder", targets: ["Responder"]),
         .library(name: "ResponderTesting", targets: ["ResponderTesting"]),
         .library(name: "ResponderWorkerTesting", targets: ["ResponderWorkerTesting"]),
+        .library(name: "ResponderSQLite", targets: ["ResponderSQLite"]),
         .library(name: "ResponderPostgres", targets: ["ResponderPostgres"]),
         .library(name: "RedGreenExample", targets: ["RedGreenExample"]),
         .library(name: "ResponderCommands", targets: ["ResponderCommands"]),
         .executable(name: "responder", targets: ["ResponderTool"]),
+    ],
+    // What a team's worker may leave out, each with the packages only it needs: a worker on SQLite that depends on
+    // ResponderCommands with `traits: []` compiles neither PostgreSQL's nor OpenTelemetry's stack (see
+    // Benchmarks/results/build-weight.md). `responder` and this package's own build have both.
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description:
+                "The PostgreSQL state store (ResponderPostgres, on postgres-nio) for `--state postgres://…`."),
+        .trait(
+            name: "OpenTelemetry",
+            description:
+                "OTLP/HTTP export of `run`'s traces (swift-otel and its HTTP stack), asked for by OTEL_* variables."),
+        .default(enabledTraits: ["PostgreSQL", "OpenTelemetry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -35,8 +50,6 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs (scripts/test builds them).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // Already in the graph through postgres-nio; the pipeline hashes follow-up ids with it.
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // OTLP over HTTP only: the gRPC exporter's packages would more than double the cold build.
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
@@ -67,28 +80,27 @@ let package = Package(
         .testTarget(
             name: "NotificationEventsTests", dependencies: ["NotificationEvents"], exclude: ["Corpus", "validate.py"]),
 
-        // The handler registry, state store and pipeline; transport-agnostic (never imports AMQP).
+        // The handler registry, the state store's protocol, the in-memory store and the pipeline; transport-agnostic
+        // (never imports AMQP) and database-agnostic (links neither GRDB nor postgres-nio: the stores are targets of
+        // their own, so handler libraries and their tests build neither).
         .target(
             name: "Responder",
             dependencies: [
                 "NotificationEvents",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C interface, for the state store's statements per event (GRDB's own product).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: fuzzing
         ),
-        // The store conformance suite runs every StateStore, PostgreSQL's included (POSTGRES_URL), through the same
-        // tests; the PostgreSQL store's own tests are ResponderPostgresTests.
+        // The store conformance suite runs every StateStore, SQLite's and PostgreSQL's included (POSTGRES_URL),
+        // through the same tests; the stores' own tests are ResponderSQLiteTests and ResponderPostgresTests.
         .testTarget(
             name: "ResponderTests",
             dependencies: [
                 "Responder",
+                "ResponderSQLite",
                 "ResponderPostgres",
                 "NotificationEvents",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -102,8 +114,6 @@ let package = Package(
             ]
         ),
 
-        // The state store on a PostgreSQL server, for a fleet of workers; kept out of Responder so that a worker on
-        // SQLite does not link postgres-nio's stack.
         // What a team tests its handlers with: the pipeline in memory, responses built in Swift, typed outputs.
         // It needs Responder alone, so a handler library's tests build none of the worker's dependencies.
         .target(
@@ -118,6 +128,33 @@ let package = Package(
             ]
         ),
 
+        // The state store in a SQLite file (GRDB), shareable by the processes of one host: every worker's store.
+        .target(
+            name: "ResponderSQLite",
+            dependencies: [
+                "Responder",
+                "NotificationEvents",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C interface, for the state store's statements per event (GRDB's own product).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The SQLite store's own behaviour: its file, group commits and loads, checkpoints, prepared statements.
+        .testTarget(
+            name: "ResponderSQLiteTests",
+            dependencies: [
+                "ResponderSQLite", "Responder", "NotificationEvents", "PipelineHarness", "StoreHarness",
+                // Waiting for a condition.
+                "BrokerHarness",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // To hold another connection's write lock open, which GRDB refuses to do.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+
+        // The state store on a PostgreSQL server, for a fleet of workers; kept out of Responder so that a worker on
+        // SQLite does not link postgres-nio's stack (the PostgreSQL trait).
         .target(
             name: "ResponderPostgres",
             dependencies: [
@@ -151,6 +188,7 @@ let package = Package(
             dependencies: [
                 "RedGreenExample",
                 "Responder",
+                "ResponderSQLite",
                 "NotificationEvents",
                 "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
@@ -229,7 +267,8 @@ let package = Package(
         .testTarget(
             name: "ResponderWorkerBrokerTests",
             dependencies: [
-                "ResponderWorker", "ResponderIntake", "Responder", "NotificationEvents", "AMQP", "BrokerHarness",
+                "ResponderWorker", "ResponderIntake", "Responder", "ResponderSQLite", "NotificationEvents", "AMQP",
+                "BrokerHarness",
                 "WorkerHarness", "RedGreenExample",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -279,14 +318,15 @@ let package = Package(
                 "Responder",
                 "ResponderIntake",
                 "ResponderWorker",
-                "ResponderPostgres",
+                "ResponderSQLite",
+                .target(name: "ResponderPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OpenTelemetry"])),
             ]
         ),
         // The `responder` executable: the commands with the RedGreen sample registered.
@@ -301,7 +341,8 @@ let package = Package(
         .testTarget(
             name: "ResponderToolTests",
             dependencies: [
-                "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderPostgres", "Responder",
+                "ResponderCommands", "ResponderIntake", "ResponderWorker", "ResponderSQLite", "ResponderPostgres",
+                "Responder",
                 "RedGreenExample", "CMalloc",
                 "NotificationEvents", "AMQP", "BrokerHarness", "WorkerHarness",
                 .product(name: "Logging", package: "swift-log"),
@@ -325,6 +366,7 @@ let package = Package(
                 "AMQP",
                 "NotificationEvents",
                 "Responder",
+                "ResponderSQLite",
                 "ResponderPostgres",
                 "ResponderIntake",
                 "ResponderWorker",

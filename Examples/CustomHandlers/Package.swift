@@ -1,7 +1,8 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // A minimal package of your own handlers on the Responder library: one category, an extension, an app delegate,
-// their tests (with the ResponderTesting product, and one through a broker with ResponderWorkerTesting), and `chat-responder`, a worker with every `responder` command and
-// these handlers registered. `swift build` here uses its own .build folder.
+// their tests (with the ResponderTesting product, and one through a broker with ResponderWorkerTesting), and
+// `chat-responder`, a worker with every `responder` command and these handlers registered, its state in SQLite.
+// `swift build` here uses its own .build folder.
 import PackageDescription
 
 let package = Package(
@@ -13,7 +14,10 @@ let package = Package(
     dependencies: [
         // The responder repository two levels up (in your own package, its git URL). Named, because a path
         // dependency is otherwise known by its folder's name, which depends on where the repository was cloned.
-        .package(name: "responder", path: "../.."),
+        // `traits: []`: a worker on SQLite alone, which builds neither the PostgreSQL store nor OpenTelemetry
+        // export, and so less than half of what the default traits build. For a fleet on PostgreSQL, or OTLP
+        // traces, name the trait (`traits: ["PostgreSQL", "OpenTelemetry"]`) or leave `traits` out for both.
+        .package(name: "responder", path: "../..", traits: []),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [

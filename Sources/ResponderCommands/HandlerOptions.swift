@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import Responder
-import ResponderPostgres
 
 /// Which categories and handlers are registered and where their state lives; shared by `run` and `replay`, which
 /// take their store from different places (`State`).

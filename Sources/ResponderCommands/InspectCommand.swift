@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NotificationEvents
 import Responder
-import ResponderPostgres
 
 /// `inspect`: what the state store holds about one notification, for an operator looking into a dead letter or a
 /// user's report. It reads and never writes.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Logging
-import ResponderPostgres
 
 /// `migrate`: creates or upgrades the state store's schema and exits, for deploy pipelines that migrate
 /// before they start workers (`run` and `replay` only check that a PostgreSQL schema is up to date).

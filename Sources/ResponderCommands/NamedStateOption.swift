@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import Responder
-import ResponderPostgres
 
 /// The state of `migrate`, `inspect` and `shards`: the store their command line names, and no default (``CommandLineState``),
 /// so neither reaches a worker's store through the environment by accident.

@@ -3,7 +3,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import Responder
-import ResponderPostgres
 import ResponderWorker
 
 /// `replay`: runs a recorded fixture through the pipeline offline and writes its outputs.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Responder
-import ResponderPostgres
 
 /// `replay`'s state: in memory unless its command line names a store (``CommandLineState``).
 struct ReplayStateOption: StateSource {

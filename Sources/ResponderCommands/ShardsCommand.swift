@@ -25,7 +25,10 @@ struct ShardsCommand: AsyncParsableCommand {
         guard topology.isOrdered else {
             throw SettingError("--\(Settings.shards.flag) (or \(Settings.shards.variable ?? "its variable")) must give the fleet's shard count")
         }
-        let leases = try await store.reading(logger: bootstrapLogging(level: .warning)) { try await $0.shardLeases() }
+        let leases = try await store.reading(logger: bootstrapLogging(level: .warning)) { store in
+            guard let fleet = store as? any FleetLeases else { throw OrderedModeNeedsFleetLeases() }
+            return try await fleet.shardLeases()
+        }
         print("\(leases.members.count) live worker\(leases.members.count == 1 ? "" : "s"): \(leases.members.joined(separator: " "))")
         for shard in 0..<topology.shards {
             let holder = leases.holders[shard]

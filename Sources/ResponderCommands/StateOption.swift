@@ -1,6 +1,5 @@
 import ArgumentParser
 import Responder
-import ResponderPostgres
 
 /// `run`'s state (`--state`): the flag, else what a deployment's environment names.
 struct StateOption: StateSource {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Responder
-import ResponderPostgres
 
 /// Where a command takes its state store from: `run` from its flag or the environment (``StateOption``),
 /// `replay`, `migrate` and `inspect` from their command line alone (``ReplayStateOption``, ``NamedStateOption``).
@@ -18,10 +17,10 @@ extension StateLocation {
     /// A SQLite file named without a directory must have a SQLite suffix: `--state memory` (the colons of
     /// `:memory:` forgotten) would otherwise create a file called `memory` and keep state the user meant to drop.
     /// The error repeats nothing of the text, which could be a URL with its scheme forgotten.
-    static func named(_ text: String) throws(SettingError) -> StateLocation {
+    static func named(_ text: String, traits: BuildTraits = .current) throws(SettingError) -> StateLocation {
         let location: StateLocation
         do {
-            location = try StateLocation(text)
+            location = try resolving(text, traits: traits)
         } catch {
             throw SettingError("--state: \(error)")
         }

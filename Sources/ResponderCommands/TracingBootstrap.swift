@@ -1,11 +1,15 @@
 import Logging
-import OTel
 import ServiceLifecycle
 import Tracing
 
+#if OpenTelemetry
+    import OTel
+#endif
+
 /// `responder run`'s traces: off unless the standard OpenTelemetry variables ask for them, then exported over
 /// OTLP/HTTP by swift-otel, which reads the rest of the `OTEL_*` variables itself (protocol, headers, service name,
-/// sampler, batching).
+/// sampler, batching). A build without the OpenTelemetry trait has no exporter, and refuses the variables that ask
+/// for one rather than run without the traces they ask for.
 enum TracingBootstrap {
     /// The service name when `OTEL_SERVICE_NAME` does not give one.
     static let defaultServiceName = "responder"
@@ -24,7 +28,25 @@ enum TracingBootstrap {
     static func backend(
         _ environment: [String: String], logger: Logger
     ) throws -> (tracer: any Tracer, service: any Service)? {
-        guard isRequested(by: environment) else { return nil }
+        guard try isExportable(environment, traits: .current) else { return nil }
+        #if OpenTelemetry
+            return try otelBackend(logger: logger)
+        #else
+            throw MissingTrait.openTelemetry
+        #endif
+    }
+
+    /// Whether `environment` asks for traces (``isRequested(by:)``) that a build with `traits` can export; throws
+    /// ``MissingTrait`` when it asks for them and `traits` lack OpenTelemetry.
+    static func isExportable(_ environment: [String: String], traits: BuildTraits) throws(MissingTrait) -> Bool {
+        guard isRequested(by: environment) else { return false }
+        guard traits.openTelemetry else { throw .openTelemetry }
+        return true
+    }
+
+    #if OpenTelemetry
+    /// The tracer and the service of swift-otel's OTLP/HTTP exporter, configured by the `OTEL_*` variables.
+    private static func otelBackend(logger: Logger) throws -> (tracer: any Tracer, service: any Service) {
         var configuration = OTel.Configuration.default
         configuration.serviceName = defaultServiceName
         configuration.diagnosticLogger = .custom(logger)
@@ -35,4 +57,5 @@ enum TracingBootstrap {
         logger.info("tracing on: spans go to the OTLP exporter the OTEL_* variables configure")
         return (backend.factory, backend.service)
     }
+    #endif
 }

@@ -115,7 +115,7 @@ enum PostgresSchema {
             "CREATE INDEX notification_by_changed_at ON notification (changed_at)",
             commitEventsOfVersion3,
         ],
-        // 4: ordered mode's fleet (StateStore.renewMembership): each member with when its membership ends, by the
+        // 4: ordered mode's fleet (FleetLeases.renewMembership): each member with when its membership ends, by the
         // server's clock (the fleet's machines then agree), and each shard's holder; a holder whose membership
         // ended holds nothing. A few rows, written every heartbeat: no index beyond the keys.
         [

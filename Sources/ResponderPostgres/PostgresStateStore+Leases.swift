@@ -3,7 +3,7 @@ import Responder
 
 /// Ordered mode's fleet on the server, by the server's clock (`now()`), so workers on several machines agree on who
 /// is alive.
-extension PostgresStateStore {
+extension PostgresStateStore: FleetLeases {
     public func renewMembership(of member: String, for timeout: Duration) async throws -> ShardLeases {
         let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         return try await operation { client in

@@ -7,7 +7,7 @@ import ServiceLifecycle
 
 /// The ``StateStore`` on a PostgreSQL server, which a fleet of workers on several machines shares.
 ///
-/// Same semantics as ``SQLiteStateStore``: a commit writes the notification, the inbox entry and the outputs
+/// Same semantics as ResponderSQLite's `SQLiteStateStore`: a commit writes the notification, the inbox entry and the outputs
 /// atomically, guarded by optimistic concurrency on the notification's version, and a redelivered event gets its
 /// stored outputs byte for byte.
 ///

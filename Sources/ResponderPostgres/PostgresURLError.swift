@@ -25,15 +25,10 @@ public enum PostgresURLError: Error, Sendable, Hashable, CustomStringConvertible
     case repeatedParameter(String)
     /// A known parameter with a value it cannot take.
     case parameterValue(String)
-    /// A state location of another `scheme://` (a mistyped `postgress://`): refused rather than taken for a SQLite
-    /// file name, whose errors would repeat the whole text, password included.
-    case unknownScheme
 
     public var description: String {
         let problem: String
         switch self {
-        case .unknownScheme:
-            return "unknown scheme: a state location is a postgres:// or postgresql:// URL, :memory: or a SQLite file path"
         case .tooLong: problem = "it is longer than \(PostgresURL.maximumLength) bytes"
         case .invalidCharacter: problem = "it holds a space, a control or a non-ASCII character (percent-encode them)"
         case .scheme: problem = "it does not start with postgres:// or postgresql://"

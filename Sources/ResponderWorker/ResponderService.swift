@@ -32,14 +32,18 @@ public struct ResponderService: Service {
             store: pipeline.store, backoff: configuration.storeRetryBackoff, readiness: readiness, metrics: metrics,
             logger: logger, inPlace: configuration.topology.isOrdered,
             dependencyDown: { [pipeline] in pipeline.isDependencyUnavailable })
-        ownership = configuration.topology.isOrdered
-            ? ShardOwnership(
-                store: pipeline.store, shards: configuration.topology.shards, member: configuration.workerID,
+        // A store without fleet leases leaves ordered mode without an owner: run() refuses it.
+        if configuration.topology.isOrdered, let leases = pipeline.store as? any FleetLeases {
+            ownership = ShardOwnership(
+                store: leases, shards: configuration.topology.shards, member: configuration.workerID,
                 lease: configuration.shardLease, metrics: metrics, logger: logger)
-            : nil
+        } else {
+            ownership = nil
+        }
     }
 
     public func run() async throws {
+        if configuration.topology.isOrdered, ownership == nil { throw OrderedModeNeedsFleetLeases() }
         let current = CurrentSession()
         // Outlives the sessions: a reconnection keeps the worker's shards. Left once no session runs, so nothing
         // of the shards is in hand.
@@ -166,5 +170,18 @@ private final class CurrentSession: Sendable {
             return state.session
         }
         session?.stopConsuming()
+    }
+}
+
+/// Ordered mode on a state store that keeps no fleet leases (one that is not Responder's `FleetLeases`): its workers
+/// could not agree on who consumes which shard.
+public struct OrderedModeNeedsFleetLeases: Error, CustomStringConvertible {
+    /// The refusal, for a store that is not `FleetLeases`.
+    public init() {}
+
+    /// What to do about it.
+    public var description: String {
+        "ordered mode (--shards) needs a state store that keeps the fleet's shard leases (SQLite, PostgreSQL or "
+            + ":memory:); this store keeps none"
     }
 }

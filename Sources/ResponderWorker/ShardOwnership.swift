@@ -3,7 +3,7 @@ import Responder
 import Synchronization
 
 /// Ordered mode's share of the shards for one worker: which shard queues it consumes, kept in the state store
-/// (``StateStore/renewMembership(of:for:)``) so that a fleet spreads its shards (``ShardAssignment``), whatever the
+/// (``FleetLeases/renewMembership(of:for:)``) so that a fleet spreads its shards (``ShardAssignment``), whatever the
 /// order its workers started in, and hands them over when a worker joins, leaves or dies.
 ///
 /// Every heartbeat (``ShardLease``) it renews the worker's membership and compares the shards the worker holds with
@@ -49,14 +49,14 @@ final class ShardOwnership: Sendable {
     }
 
     private let state = Mutex(State())
-    private let store: any StateStore
+    private let store: any FleetLeases
     private let shards: Int
     private let member: String
     private let lease: ShardLease
     private let metrics: WorkerMetrics
     private let logger: Logger
 
-    init(store: any StateStore, shards: Int, member: String, lease: ShardLease, metrics: WorkerMetrics, logger: Logger) {
+    init(store: any FleetLeases, shards: Int, member: String, lease: ShardLease, metrics: WorkerMetrics, logger: Logger) {
         self.store = store
         self.shards = shards
         self.member = member

@@ -2,6 +2,7 @@ import BrokerHarness
 import Foundation
 import RedGreenExample
 import Responder
+import ResponderSQLite
 import Testing
 import WorkerHarness
 

@@ -2,6 +2,7 @@ import Foundation
 import NotificationEvents
 import RedGreenExample
 import Responder
+import ResponderSQLite
 import Testing
 import WorkerHarness
 

@@ -13,9 +13,9 @@ import Testing
 @Suite(.enabled(if: TestPostgres.isAvailable, "needs PostgreSQL: run scripts/test"), .timeLimit(.minutes(10)))
 struct PostgresSchemaCheckTests {
     /// The store `run` and `replay` open.
-    private func open(_ url: PostgresURL) async throws -> OpenedState {
-        try await StateLocation.postgres(url).open(
-            inboxRetention: .seconds(3600), notificationRetention: .seconds(3600), logger: .quiet)
+    private func open(_ url: PostgresURL) async throws -> PostgresStateStore {
+        try await PostgresStateStore.open(
+            url, inboxRetention: .seconds(3600), notificationRetention: .seconds(3600), logger: .quiet)
     }
 
     @Test func aSchemaWithoutTablesIsRefusedWithOneLineNamingMigrate() async throws {
@@ -62,10 +62,9 @@ struct PostgresSchemaCheckTests {
         worker.username = role
         worker.password = password
 
-        let opened = try await open(worker)
-        let pool = Task { try await opened.service?.run() }
+        let store = try await open(worker)
+        let pool = Task { await store.run() }
         defer { pool.cancel() }
-        let store = opened.store
         let record = NotificationRecord(requestIdentifier: "n-1", categoryIdentifier: "c", actions: [Fixtures.like])
         let entry = InboxEntry(source: "/tests", eventID: "e-1", requestIdentifier: "n-1", outputs: [], processedAt: Date(timeIntervalSince1970: 0))
         #expect(try await store.commit(StateCommit(inboxEntry: entry, notification: record)) == .committed)

@@ -122,28 +122,4 @@ import Testing
         let error = try #require(throws: PostgresURLError.self) { try PostgresURL(text) }
         #expect(!"\(error)".contains("topsecret"), "\(error)")
     }
-
-    @Test func theStateLocationTellsTheStoresApart() throws {
-        #expect(try StateLocation(":memory:") == .memory)
-        #expect(try StateLocation("state.sqlite") == .sqlite(path: "state.sqlite"))
-        #expect(try StateLocation("POSTGRESQL://u@h/d") == .postgres(try PostgresURL("postgresql://u@h/d")))
-        // A broken PostgreSQL URL is an error, never a file name.
-        #expect(throws: PostgresURLError.self) { try StateLocation("postgres:u@h") }
-        // A path that only holds `://` further on is still a path.
-        #expect(try StateLocation("./data://state.sqlite") == .sqlite(path: "./data://state.sqlite"))
-        #expect(try StateLocation("/var/lib/a://b") == .sqlite(path: "/var/lib/a://b"))
-    }
-
-    /// A mistyped or foreign scheme is refused as unknown, never opened as a SQLite file whose errors would
-    /// repeat the text, password included.
-    @Test(arguments: [
-        "postgress://u:topsecret@h/db", "postgre://u:topsecret@h/db", "pg://u:topsecret@h/db",
-        "mysql://u:topsecret@h/db", "sqlite+pg.x-y://u:topsecret@h/db", "POSTGRESS://u:topsecret@h/db",
-    ])
-    func anUnknownSchemeIsRefusedWithoutThePassword(text: String) throws {
-        let error = try #require(throws: PostgresURLError.self) { try StateLocation(text) }
-        #expect(error == .unknownScheme)
-        #expect("\(error)".hasPrefix("unknown scheme"), "\(error)")
-        #expect(!"\(error)".contains("topsecret"), "\(error)")
-    }
 }

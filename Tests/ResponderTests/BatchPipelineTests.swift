@@ -12,8 +12,7 @@ import Tracing
 /// span and failure per event as a single event gets it.
 @Suite struct BatchPipelineTests {
     /// A store that records the size of each load and commit batch it is given.
-    actor CountingStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { inner }
+    actor CountingStore: StateStore {
         let inner: any StateStore
         private(set) var loads: [Int] = []
         private(set) var commits: [Int] = []
@@ -128,8 +127,7 @@ import Tracing
     /// A full store: every notification's first commit of a batch is refused as unavailable, and its later commits
     /// of the batch come back as version conflicts, as the stores answer after a commit of the same notification
     /// that was not committed.
-    actor FullStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { memory }
+    actor FullStore: StateStore {
         let memory = InMemoryStateStore()
         nonisolated var inboxRetention: Duration { memory.inboxRetention }
         nonisolated var notificationRetention: Duration { memory.notificationRetention }

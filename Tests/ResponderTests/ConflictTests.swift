@@ -11,8 +11,7 @@ import Testing
 @Suite struct ConflictTests {
     /// A store that lets another writer commit to the same notification just before each of the first
     /// `interferences` commits, as a second process would.
-    actor InterferingStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { inner }
+    actor InterferingStore: StateStore {
         let inner: any StateStore
         var interferences: Int
         private var counter = 0

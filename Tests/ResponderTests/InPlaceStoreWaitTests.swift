@@ -9,8 +9,7 @@ import Testing
 /// unreported for the broker to redeliver in order.
 @Suite struct InPlaceStoreWaitTests {
     /// The in-memory store, unavailable for commits while `isDown`, or always for the events in `alwaysDown`.
-    actor OutageStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { memory }
+    actor OutageStore: StateStore {
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         let memory = InMemoryStateStore()

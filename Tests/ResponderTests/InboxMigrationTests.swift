@@ -4,6 +4,7 @@ import NotificationEvents
 import PipelineHarness
 import PostgresNIO
 import Responder
+import ResponderSQLite
 import StoreHarness
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import NotificationEvents
 import PipelineHarness
 import Responder
+import ResponderSQLite
 import Testing
 
 /// Both tiers hand their context messages to send to declared destinations; the messages are committed with the

@@ -9,8 +9,7 @@ import Testing
 /// work, stay each event's own failure.
 @Suite struct StoreFailureStreakTests {
     /// A store whose commits of events named `bad…` fail with a plain error; the others work.
-    actor PickyStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { memory }
+    actor PickyStore: StateStore {
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()

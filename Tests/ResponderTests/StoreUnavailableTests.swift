@@ -2,10 +2,12 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import NotificationEvents
-@testable import Responder
-import Testing
 import PipelineHarness
 import StoreHarness
+import Testing
+
+@testable import Responder
+@testable import ResponderSQLite
 
 /// SQLite failures that waiting may cure come out of the store as ``StateStoreUnavailable`` with a short reason
 /// that holds no event data; the pipeline turns them into ``ResponseOutcome/storeUnavailable(_:)``, never into the
@@ -148,8 +150,7 @@ import StoreHarness
     }
 
     /// A store that fails every commit with `error`.
-    actor FailingStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { memory }
+    actor FailingStore: StateStore {
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         let error: any Error

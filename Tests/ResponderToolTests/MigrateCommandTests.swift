@@ -1,6 +1,7 @@
 import BrokerHarness
 import Foundation
 import Responder
+import ResponderSQLite
 import Testing
 import WorkerHarness
 

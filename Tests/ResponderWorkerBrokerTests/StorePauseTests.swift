@@ -16,8 +16,7 @@ import WorkerHarness
 struct StorePauseTests {
     /// An in-memory store whose first `failures` commits fail as unavailable, and whose availability check always
     /// answers: the worker resumes at once and meets the failure again, so each input goes back several times.
-    actor FlappingStore: ForwardingLeases {
-        nonisolated var leaseStore: any StateStore { memory }
+    actor FlappingStore: StateStore {
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()

@@ -3,6 +3,7 @@ import BrokerHarness
 import Foundation
 import NotificationEvents
 import Responder
+import ResponderSQLite
 import Testing
 import WorkerHarness
 

@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10)))
 struct InPlaceStorePauseTests {
     /// A store whose availability checks fail until ``answer()``; it counts checks and how many ran at once.
-    actor CheckedStore: StateStore {
+    actor CheckedStore: StateStore, FleetLeases {
         let inboxRetention = Duration.seconds(3_600)
         let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()

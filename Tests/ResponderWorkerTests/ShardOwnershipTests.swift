@@ -16,7 +16,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10)))
 struct ShardOwnershipTests {
     private func ownership(
-        _ member: String, on store: any StateStore, heartbeat: Duration = .seconds(1), timeout: Duration = .seconds(600)
+        _ member: String, on store: any FleetLeases, heartbeat: Duration = .seconds(1), timeout: Duration = .seconds(600)
     ) -> ShardOwnership {
         ShardOwnership(
             store: store, shards: 6, member: member, lease: ShardLease(heartbeat: heartbeat, timeout: timeout),
@@ -154,7 +154,7 @@ struct ShardOwnershipTests {
 
     /// An in-memory store whose renewals fail once told to (a store out of reach of this worker), or whose next
     /// renewal is answered at once and its reply held back until released (a slow network).
-    private actor RenewalSwitch: StateStore {
+    private actor RenewalSwitch: StateStore, FleetLeases {
         nonisolated let inboxRetention = Duration.seconds(3_600)
         nonisolated let notificationRetention = Duration.seconds(3_600)
         private let memory = InMemoryStateStore()

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// A follow-up a handler scheduled for its notification (``ExtensionContext/scheduleFollowUp(_:after:payload:)``,
@@ -35,7 +34,7 @@ public struct FollowUp: Sendable, Hashable, Codable {
     public static func id(source: String, causedBy causationId: String, number: Int) -> String {
         // Each part with its length first, so no two triples read as the same bytes.
         let parts = [source, causationId, String(number)].map { "\($0.utf8.count):\($0)" }.joined()
-        return "follow-up-" + SHA256.hash(data: Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "follow-up-" + SHA256.hash(Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// How far ahead a follow-up may be due, in seconds: a year. A later due date counts as this far from the call

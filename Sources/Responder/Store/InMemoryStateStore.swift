@@ -1,7 +1,7 @@
 import Foundation
 
 /// A ``StateStore`` in memory: for tests and for replay with `--state :memory:`. Nothing survives the process.
-public actor InMemoryStateStore: StateStore {
+public actor InMemoryStateStore: StateStore, FleetLeases {
     public nonisolated let inboxRetention: Duration
     public nonisolated let notificationRetention: Duration
     private var notifications: [String: (record: NotificationRecord, changedAt: Date)] = [:]

@@ -1,6 +1,6 @@
 /// What the state store knows of an ordered fleet (ordered mode's shards spread over its workers): which members
 /// are alive, and which live member holds each shard. Read by each worker at every heartbeat
-/// (``StateStore/renewMembership(of:for:)``) and by `responder shards`.
+/// (``FleetLeases/renewMembership(of:for:)``) and by `responder shards`.
 public struct ShardLeases: Sendable, Hashable {
     /// The members whose membership has not expired, sorted by name.
     public var members: [String]

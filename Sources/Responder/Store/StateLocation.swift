@@ -1,9 +1,10 @@
 /// Where a worker's state lives, as `--state` names it: `:memory:` (``InMemoryStateStore``), a SQLite file
-/// (``SQLiteStateStore``), or a state server's URL (``StateServer``: a PostgreSQL URL).
+/// (ResponderSQLite's `SQLiteStateStore`), or a state server's URL (``StateServer``: a PostgreSQL URL).
 ///
-/// ResponderPostgres reads the text (`StateLocation(_:)`, which refuses an unknown `scheme://` so it is never taken
-/// for a file name) and opens and migrates each store (`open(…)`, `migrate(logger:)`): opening a server needs its
-/// client and a service to run, which a handler library need not link.
+/// ResponderCommands reads the text (`StateLocation(_:)`, which refuses an unknown `scheme://` so it is never taken
+/// for a file name) and opens and migrates each store (`open(…)`, `migrate(logger:)`): the stores live in modules of
+/// their own (ResponderSQLite, and ResponderPostgres with the PostgreSQL trait), which a handler library need not
+/// link.
 public enum StateLocation: Sendable, Hashable, CustomStringConvertible {
     /// State that lasts one run.
     case memory

@@ -29,7 +29,7 @@ extension StateStore {
 
 extension Duration {
     /// The duration in seconds, as Foundation's date arithmetic takes it.
-    var timeInterval: TimeInterval {
+    package var timeInterval: TimeInterval {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

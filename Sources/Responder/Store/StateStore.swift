@@ -42,25 +42,6 @@ public protocol StateStore: Sendable {
     /// the event path.
     func inboxEntries(of requestIdentifier: String, limit: Int) async throws -> [InboxEntry]
 
-    /// Ordered mode's fleet: records that `member` is alive until `timeout` from now (by the store's clock, so the
-    /// members of a fleet on several machines agree), then returns the live members and the shards they hold.
-    /// Each worker calls it at every heartbeat; a member that stops calling it is dead once `timeout` has passed,
-    /// and its shards are free.
-    func renewMembership(of member: String, for timeout: Duration) async throws -> ShardLeases
-
-    /// Takes `shard` for `member` when nobody alive holds it (or `member` does); returns whether `member` holds it
-    /// now. Two members claiming one shard at once: one wins.
-    func claimShard(_ shard: Int, for member: String) async throws -> Bool
-
-    /// Gives back the leases `member` holds on `shards`, once it has settled everything it took from them.
-    func releaseShards(_ shards: [Int], of member: String) async throws
-
-    /// Ends `member`'s membership with its leases (a graceful stop, after it settled everything it took).
-    func leaveFleet(_ member: String) async throws
-
-    /// The live members and their shards, reading only (``renewMembership(of:for:)`` without renewing).
-    func shardLeases() async throws -> ShardLeases
-
     /// Forgets the inbox entries processed before `cutoff`; returns how many.
     func pruneInbox(processedBefore cutoff: Date) async throws -> Int
 

@@ -3,7 +3,6 @@ import Logging
 import NotificationEvents
 import Responder
 import ResponderIntake
-import ResponderPostgres
 import ResponderWorker
 
 /// Every setting of every command, declared once; the defaults come from the libraries' own configuration types.

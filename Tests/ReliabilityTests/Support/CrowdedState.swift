@@ -1,5 +1,6 @@
 import Foundation
 import Responder
+import ResponderSQLite
 import WorkerHarness
 
 /// A state file crowded with old inbox entries, for the tests where it fills up under a worker: a day old, inside

@@ -5,6 +5,7 @@ import Logging
 import NotificationEvents
 import RedGreenExample
 import Responder
+import ResponderSQLite
 import Testing
 import WorkerHarness
 

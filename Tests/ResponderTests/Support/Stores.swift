@@ -3,6 +3,7 @@ import Logging
 import PipelineHarness
 import Responder
 import ResponderPostgres
+import ResponderSQLite
 import StoreHarness
 import Testing
 

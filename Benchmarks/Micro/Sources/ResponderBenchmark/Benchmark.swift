@@ -2,6 +2,7 @@ import Foundation
 import NotificationEvents
 import RedGreenExample
 import Responder
+import ResponderSQLite
 
 /// The benchmarks of the shared pipeline, each run on a fixture (`scripts/make-fixtures --events N --out FILE`):
 ///

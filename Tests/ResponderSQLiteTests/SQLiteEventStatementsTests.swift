@@ -2,11 +2,12 @@ import Foundation
 import GRDB
 import NotificationEvents
 import PipelineHarness
+import Responder
 import StoreHarness
 import Synchronization
-
-@testable import Responder
 import Testing
+
+@testable import ResponderSQLite
 
 /// What the SQLite store asks of SQLite per event, watched through SQLite's statement trace on the writer's
 /// connection: the costs issue 24 found in a profile, which no result would show.

@@ -3,11 +3,12 @@ import Foundation
 import GRDBSQLite
 import NotificationEvents
 import PipelineHarness
+import Responder
 import StoreHarness
-
-@testable import Responder
 import Synchronization
 import Testing
+
+@testable import ResponderSQLite
 
 /// Commits leave the WAL checkpoint to the store's helper connection, and the WAL is still checkpointed and
 /// started over. What the tests watch is the WAL file: its size gives the most frames it has held, and its header

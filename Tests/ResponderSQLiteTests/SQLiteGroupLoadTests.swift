@@ -3,6 +3,7 @@ import GRDB
 import NotificationEvents
 import PipelineHarness
 import Responder
+import ResponderSQLite
 import StoreHarness
 import Testing
 

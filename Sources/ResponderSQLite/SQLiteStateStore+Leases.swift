@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
+import Responder
 
 /// Ordered mode's fleet in the SQLite file: the processes sharing it share one clock, the host's.
-extension SQLiteStateStore {
+extension SQLiteStateStore: FleetLeases {
     public func renewMembership(of member: String, for timeout: Duration) async throws -> ShardLeases {
         try await SQLiteUnavailability.mapping {
             try await pool.write { db in

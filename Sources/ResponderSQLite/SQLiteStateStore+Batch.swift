@@ -1,4 +1,5 @@
 import GRDB
+import Responder
 
 extension SQLiteStateStore {
     /// The most commits one transaction takes, and the most loads one hop to the writer's queue reads.

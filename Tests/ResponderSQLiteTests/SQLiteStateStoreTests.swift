@@ -4,6 +4,7 @@ import Logging
 import NotificationEvents
 import PipelineHarness
 import Responder
+import ResponderSQLite
 import StoreHarness
 import Testing
 

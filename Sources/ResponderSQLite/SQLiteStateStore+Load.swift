@@ -1,4 +1,5 @@
 import GRDB
+import Responder
 
 extension SQLiteStateStore {
     /// The snapshot of each load of `group`, in order: one hop to the writer's queue, each load answered as it

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Responder
 
 /// The tables of ``SQLiteStateStore``, versioned by SQLite's `user_version`.
 ///
@@ -106,7 +107,7 @@ enum SQLiteSchema {
         );
         """
 
-    /// Version 4: ordered mode's fleet (``StateStore/renewMembership(of:for:)``): each member with when its
+    /// Version 4: ordered mode's fleet (``FleetLeases/renewMembership(of:for:)``): each member with when its
     /// membership ends (seconds since 1970), and each shard's holder. A holder whose membership ended holds nothing.
     private static let leaseTables = """
         CREATE TABLE fleet_member (

@@ -1,9 +1,11 @@
 import Foundation
 import NotificationEvents
-@testable import Responder
-import Testing
 import PipelineHarness
+import Responder
 import StoreHarness
+import Testing
+
+@testable import ResponderSQLite
 
 /// Pruning a large backlog deletes in many short transactions, and the event path commits between them, so
 /// housekeeping never holds the write lock for long; the WAL ends no larger than the store's limit.

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import Responder
 
 /// Which SQLite failures mean the state file cannot serve now, as opposed to a fault of the event or a bug.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NotificationEvents
+import Responder
 
 /// The embedded ``StateStore``: one SQLite file in WAL mode, which several processes may share.
 ///

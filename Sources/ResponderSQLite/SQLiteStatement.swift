@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import Responder
 
 /// One of GRDB's cached statements, run through SQLite's C interface.
 ///

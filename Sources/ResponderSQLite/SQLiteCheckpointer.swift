@@ -1,6 +1,7 @@
 import Dispatch
 import GRDB
 import GRDBSQLite
+import Responder
 import Synchronization
 
 /// Checkpoints the WAL of an ``SQLiteStateStore`` on a connection of its own, so that commits copy no more than a
