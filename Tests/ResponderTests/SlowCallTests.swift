@@ -142,6 +142,116 @@ import Testing
         #expect(try EventCodec.decodeStored(Int.self, from: try #require(record.handlerStates["gated"])) == 3)
     }
 
+    /// Fails `k1` for good; `k2`'s second call (after a conflict) waits on the gate.
+    struct Scripted: NotificationContentExtension {
+        struct Refused: HandlerFailure { var isRetryable: Bool { false } }
+
+        let name = "scripted"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState = 0
+        let gate = Signal()
+        let calls = Journal<String>()
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<Int>) async throws -> ResponseOption {
+            calls.append(context.eventID)
+            if context.eventID == "k1" { throw Refused() }
+            if calls.entries.filter({ $0 == "k2" }).count == 2 { await gate.wait() }
+            context.state += 1
+            return .doNotDismiss
+        }
+    }
+
+    /// An event of a notification that settled in an earlier round of its batch is reported before a later event's
+    /// slow call holds the notification: never queued again behind it, nor handled twice.
+    @Test(.timeLimit(.minutes(10)))
+    func anEventSettledBeforeItsNotificationsSlowCallIsReportedFirst() async throws {
+        let scripted = Scripted()
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(scripted)
+        // Another writer commits just before k2's first commit (k1 commits nothing): k2 is handled again, slowly.
+        let store = ConflictTests.InterferingStore(InMemoryStateStore(), interferences: 1)
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: registry, store: store, logger: .quiet), maxConcurrentNotifications: 2)
+        let completed = Journal<String>()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            group.addTask { for await completion in scheduler.completions { completed.append(completion.tag) } }
+            scheduler.submit(
+                ["k1", "k2"].map { (Events.message(Events.response(id: $0, request: "a")), $0, nil) })
+            do {
+                try await waitFor("k1, while k2's call hangs") { completed.entries == ["k1"] }
+                await scripted.gate.fire()
+                try await waitFor("k2") { completed.entries == ["k1", "k2"] }
+            } catch {
+                Issue.record(error)
+                await scripted.gate.fire()
+            }
+            scheduler.finish()
+        }
+        #expect(scripted.calls.entries == ["k1", "k2", "k2"], "k1 once")
+    }
+
+    /// Sleeps a few milliseconds on some calls and fails some first calls retryably, so that with a patience of
+    /// 1 ms many chains outlast their batches, are retried in place, or both.
+    struct Jittery: NotificationContentExtension {
+        let name = "jittery"
+        let categoryIdentifiers: Set<String> = ["photo-category"]
+        let initialState: [String] = []
+        let calls = Journal<String>()
+
+        func didReceive(_ response: NotificationResponse, context: inout ExtensionContext<[String]>) async throws -> ResponseOption {
+            calls.append(context.eventID)
+            let digits = context.eventID.unicodeScalars.reduce(0) { $0 &+ Int($1.value) }
+            if digits % 3 == 0 { try await Task.sleep(for: .milliseconds(digits % 7)) }
+            if digits % 11 == 0, calls.entries.filter({ $0 == context.eventID }).count == 1 { throw Boom() }
+            context.state.append(context.eventID)
+            return .doNotDismiss
+        }
+    }
+
+    /// Ordered mode's scheduler with slow chains in most batches and retries in place among them: each notification's
+    /// events are still handled in the order they were submitted, each reported once.
+    @Test(.timeLimit(.minutes(10)))
+    func slowChainsAndRetriesInPlaceKeepEachNotificationsOrder() async throws {
+        let jittery = Jittery()
+        var registry = try Fixtures.registry(extension: nil)
+        try registry.register(jittery)
+        var configuration = PipelineConfiguration()
+        configuration.slowCallPatience = .milliseconds(1)
+        let store = InMemoryStateStore()
+        let scheduler = ResponseScheduler<String>(
+            pipeline: ResponsePipeline(registry: registry, store: store, configuration: configuration, logger: .quiet),
+            maxConcurrentNotifications: 4, retryDelaysInPlace: [.milliseconds(2)], maxBatchSize: 16)
+        let notifications = (0..<12).map { "n\($0)" }
+        var ids: [String: [String]] = [:]
+        var messages: [(InboundMessage, String)] = []
+        for round in 0..<20 {
+            for request in notifications.shuffled() {
+                let id = "\(request)-e\(round)"
+                ids[request, default: []].append(id)
+                messages.append((Events.message(Events.response(id: id, request: request)), id))
+            }
+        }
+        let completed = Journal<String>()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            group.addTask { for await completion in scheduler.completions { completed.append(completion.tag) } }
+            for chunk in stride(from: 0, to: messages.count, by: 7) {
+                scheduler.submit(messages[chunk..<min(chunk + 7, messages.count)].map { ($0.0, $0.1, nil) })
+                await Task.yield()
+            }
+            scheduler.finish()
+        }
+        #expect(completed.entries.sorted() == messages.map(\.1).sorted(), "each reported once")
+        for request in notifications {
+            let record = try #require(await store.notification(request))
+            let state = try EventCodec.decodeStored([String].self, from: try #require(record.handlerStates["jittery"]))
+            #expect(state == ids[request], "\(request) in submission order")
+            let reported = completed.entries.filter { $0.hasPrefix("\(request)-") }
+            #expect(reported == ids[request], "\(request) reported in submission order")
+        }
+    }
+
     /// A scheduler of `slots` over `gated` alone, retrying in place after `retryDelays`, its log and its metrics.
     private static func scheduler(
         for gated: Gated, slots: Int, retryDelays: [Duration] = []

@@ -207,7 +207,18 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                     if !chunk.isEmpty { await handle(chunk, concurrency: free, holding: &held, in: &group) }
                     start = end
                 }
-                batch.removeSubrange(batch.startIndex..<start)
+                // What is left waits for a slot, or for the next session: a notification held meanwhile (by a slow
+                // call or a wait in place of this pass) takes its events into its waiting line now, so that one it is
+                // given later cannot overtake them.
+                var rest: [Queued] = []
+                for queued in batch[start...] {
+                    if held.waiting[queued.input.requestIdentifier] != nil {
+                        held.waiting[queued.input.requestIdentifier]!.append(queued)
+                    } else {
+                        rest.append(queued)
+                    }
+                }
+                batch = rest
                 if inputEnded, held.waiting.isEmpty, batch.isEmpty { break }
             }
         }
