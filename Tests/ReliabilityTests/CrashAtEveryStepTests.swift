@@ -37,4 +37,33 @@ struct CrashAtEveryStepTests {
             "(\(run.goldenUpdateCount) golden + \(result.repeats) repeats), tap counts exact, nothing unacknowledged")
         await probe.cleanUp()
     }
+
+    /// The same kill between a commit and its publish on a PostgreSQL store: the restarted worker finds the committed
+    /// inputs in the shared inbox and publishes each of their updates once.
+    @Test(.enabled(if: SharedDatabase.isAvailable, "needs PostgreSQL: run scripts/test"))
+    func killedAfterACommitOnPostgreSQLAndRestarted() async throws {
+        let node = try BrokerNode.shared()
+        let topology = TestTopology("crash-pg-after-commit")
+        let probe = try await QueueProbe.open(topology)
+        let database = try await SharedDatabase.fresh()
+        defer { database.close() }
+        let run = try await TapRun(topology, notifications: 12, tapsEach: 25)
+        let worker = { (environment: [String: String]) in
+            try WorkerProcess(
+                topology: topology, statePath: database.state, environment: environment,
+                workingDirectory: try Paths.temporaryFolder("crash-pg-worker"))
+        }
+
+        let doomed = try worker(["RESPONDER_FAULT": "after-commit:150"])
+        try await doomed.waitUntilReady()
+        try await run.publish(on: probe)
+        #expect(try await doomed.waitForExit() == SIGKILL)
+        #expect(doomed.logText.contains("RESPONDER_FAULT: after-commit reached 150 times, SIGKILL"))
+
+        let survivor = try worker([:])
+        try await survivor.waitUntilReady()
+        let result = try await run.finishOnBroker(on: node, topology: topology, probe: probe, workers: [survivor])
+        try await run.checkStore(database.store, received: result.received)
+        await probe.cleanUp()
+    }
 }
