@@ -1,5 +1,6 @@
 /// SHA-256 (FIPS 180-4) of a few bytes, for follow-up ids: Responder's only digest. Written here rather than
-/// taken from swift-crypto, whose BoringSSL is several hundred C files of every worker's build for this one call.
+/// taken from swift-crypto: its 461 objects (BoringSSL and Crypto) put the SQLite-only worker over half the default
+/// build's steps, the bound of Benchmarks/results/build-weight.md that BuildWeightTests holds.
 enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
