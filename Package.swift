@@ -284,6 +284,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
 
