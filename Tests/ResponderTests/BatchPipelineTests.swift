@@ -190,7 +190,8 @@ import Tracing
             try pipeline.decode(Events.message(Events.response(id: $0.0, request: $0.1)))
         }
         let outcomes = await pipeline.handle(
-            inputs, concurrency: 2, under: [], holdingBack: { $0.isRetryableFailure == true })
+            inputs, concurrency: 2, under: [], holdingBack: { $0.isRetryableFailure == true }
+        ).outcomes
 
         #expect(outcomes[0]?.isRetryableFailure == true)
         #expect(outcomes[1]?.disposition == .noUpdate)

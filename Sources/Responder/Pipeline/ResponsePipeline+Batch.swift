@@ -19,7 +19,7 @@ extension ResponsePipeline {
     /// With a ``PipelineConfiguration/tracer``, each event's handling is a `handle` span (its part of the store
     /// commit a `commit` span within it), a child of the span in the task's service context.
     public func handle(_ batch: [DecodedInput], concurrency: Int = 1) async -> [ResponseOutcome] {
-        await handle(batch, concurrency: concurrency, under: [], holdingBack: nil).map { $0! }
+        await handle(batch, concurrency: concurrency, under: [], holdingBack: nil).outcomes.map { $0! }
     }
 
     /// Handles a batch as ``handle(_:concurrency:)`` does, with each event's `handle` span a child of its context in
@@ -32,22 +32,16 @@ extension ResponsePipeline {
     /// `executor`: the caller's own thread, such as a broker session's, so that a handler that does not suspend costs
     /// no hop to another thread and back. A new task does not inherit its creator's executor preference, so it is
     /// passed here; nil runs them on the global concurrent executor.
+    ///
+    /// With a `patience`, it waits for a notification's handler calls only that long after the last of the batch's
+    /// notifications started: a notification whose call still runs then is a ``SlowChain`` of the result, whose
+    /// events settle on their own (``SlowChain/outcomes()``), while the batch's other outcomes are returned at once.
+    /// So a slow call holds only its own notification; its lane stays taken, and the caller counts it against its
+    /// concurrency. Without one, every outcome is in ``BatchOutcomes/outcomes``.
     public func handle(
         _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
-        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)? = nil
-    ) async -> [ResponseOutcome?] {
-        await handle(batch, concurrency: concurrency, under: parents, holdingBack: holds, on: executor, patience: nil)
-            .outcomes
-    }
-
-    /// Handles a batch as ``handle(_:concurrency:under:holdingBack:on:)`` does, but waits for a notification's
-    /// handler calls only `patience` (when not nil) after the last of the batch's notifications started: a
-    /// notification whose call still runs then is a ``SlowChain`` of the result, whose events settle on their own
-    /// (``SlowChain/outcomes()``), while the batch's other outcomes are returned at once. So a slow call holds only
-    /// its own notification; its lane stays taken, and the caller counts it against its concurrency.
-    public func handle(
-        _ batch: [DecodedInput], concurrency: Int, under parents: [ServiceContext?],
-        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)?, patience: Duration?
+        holdingBack holds: (@Sendable (ResponseOutcome) -> Bool)?, on executor: (any TaskExecutor)? = nil,
+        patience: Duration? = nil
     ) async -> BatchOutcomes {
         let members = batch.indices.map { index in
             BatchMember(

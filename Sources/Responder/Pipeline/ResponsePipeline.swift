@@ -162,10 +162,10 @@ public final class ResponsePipeline: Sendable {
     }
 
     /// Handles one decoded event: a batch of one (``handle(_:concurrency:)``), its handlers on `executor`
-    /// (``handle(_:concurrency:under:holdingBack:on:)``).
+    /// (``handle(_:concurrency:under:holdingBack:on:patience:)``).
     public func handle(_ input: DecodedInput, on executor: (any TaskExecutor)? = nil) async -> ResponseOutcome {
         // Nothing holds an event back without `holdingBack`: every outcome is there.
-        await handle([input], concurrency: 1, under: [], holdingBack: nil, on: executor)[0]!
+        await handle([input], concurrency: 1, under: [], holdingBack: nil, on: executor).outcomes[0]!
     }
 
     /// The outcome of an event whose source and id the inbox holds for another notification. Not a duplicate (its

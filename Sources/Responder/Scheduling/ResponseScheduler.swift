@@ -5,7 +5,7 @@ import Tracing
 
 /// Feeds input messages through a ``ResponsePipeline`` a batch at a time, in the order that keeps per-notification
 /// state right: everything submitted since the last pass is decoded and handled as one batch, or as several in order
-/// when it is longer than the scheduler's largest batch (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``),
+/// when it is longer than the scheduler's largest batch (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:patience:)``),
 /// where the events of one notification are handled in the order they were submitted and the chains of different
 /// notifications concurrently, at most `maxConcurrentNotifications` at once; the next batch is handled once this one's
 /// outcomes are reported.
@@ -88,7 +88,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
     /// gives up, e.g. its session ends) the event is not reported at all, and neither are its notification's later
     /// events in this run, handled or not: their inputs stay unacknowledged and the broker redelivers them, in order.
     ///
-    /// The handlers run on `executor` (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:)``): pass the
+    /// The handlers run on `executor` (``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:patience:)``): pass the
     /// one ``run()`` runs on, if it has one, so that handling an event wakes no other thread.
     ///
     /// What arrived in one pass is handled in batches of at most `maxBatchSize` events, in order, each one's outcomes
@@ -133,8 +133,6 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         await withDiscardingTaskGroup { group in
             var held = Held()
             var inputEnded = false
-            // Whether the warning that slow calls hold every slot was given since a slot was last free.
-            var warnedSlotsHeld = false
             // From the start, so dashboards see the gauge before the first slow call.
             slowCalls.record(0)
             // Everything that arrived since the last pass is handled in batches of at most `maxBatchSize`, each one
@@ -150,7 +148,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                             let key = input.requestIdentifier
                             let queued = Queued(input: input, tag: tag, context: context)
                             if held.abandoned.contains(key) { continue }
-                            if held.waiting[key] != nil { held.waiting[key]!.append(queued) } else { batch.append(queued) }
+                            if !held.holds(queued) { batch.append(queued) }
                         } catch {
                             completions.yield(
                                 Completion(
@@ -161,10 +159,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                         let waiting = held.waiting.removeValue(forKey: key) ?? []
                         if gaveUp { held.abandoned.insert(key) } else { batch += waiting }
                         // A slow call's event retried in place kept its slot until now.
-                        if held.slow.removeValue(forKey: key) != nil {
-                            slowCalls.record(held.slow.count)
-                            warnedSlotsHeld = false
-                        }
+                        if held.freeSlot(of: key) { slowCalls.record(held.slow.count) }
                     case .slowSettled(let chain, let outcomes):
                         let key = chain[0].input.requestIdentifier
                         let waiting = held.waiting.removeValue(forKey: key) ?? []
@@ -174,9 +169,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                             held.waiting[key]! += waiting
                         } else {
                             batch += waiting
-                            held.slow[key] = nil
-                            slowCalls.record(held.slow.count)
-                            warnedSlotsHeld = false
+                            if held.freeSlot(of: key) { slowCalls.record(held.slow.count) }
                         }
                     case .noMoreInput:
                         inputEnded = true
@@ -190,20 +183,14 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                     // Slow calls keep their slots: with none free, the rest waits for one of them to end.
                     let free = maxConcurrentNotifications - held.slow.count
                     guard free > 0 else {
-                        if !warnedSlotsHeld { warnSlotsHeld(by: held.slow) }
-                        warnedSlotsHeld = true
+                        if !held.warnedSlotsHeld { warnSlotsHeld(by: held.slow) }
+                        held.warnedSlotsHeld = true
                         break
                     }
                     let end = start + min(maxBatchSize, batch.endIndex - start)
                     // An event that an earlier batch of this pass held back holds its notification's later events.
                     var chunk: [Queued] = []
-                    for queued in batch[start..<end] {
-                        if held.waiting[queued.input.requestIdentifier] != nil {
-                            held.waiting[queued.input.requestIdentifier]!.append(queued)
-                        } else {
-                            chunk.append(queued)
-                        }
-                    }
+                    for queued in batch[start..<end] { if !held.holds(queued) { chunk.append(queued) } }
                     if !chunk.isEmpty { await handle(chunk, concurrency: free, holding: &held, in: &group) }
                     start = end
                 }
@@ -211,13 +198,7 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
                 // call or a wait in place of this pass) takes its events into its waiting line now, so that one it is
                 // given later cannot overtake them.
                 var rest: [Queued] = []
-                for queued in batch[start...] {
-                    if held.waiting[queued.input.requestIdentifier] != nil {
-                        held.waiting[queued.input.requestIdentifier]!.append(queued)
-                    } else {
-                        rest.append(queued)
-                    }
-                }
+                for queued in batch[start...] { if !held.holds(queued) { rest.append(queued) } }
                 batch = rest
                 if inputEnded, held.waiting.isEmpty, batch.isEmpty { break }
             }
@@ -235,6 +216,24 @@ public final class ResponseScheduler<Tag: Sendable>: Sendable {
         var abandoned: Set<String> = []
         /// Notifications with a slow call, each holding a slot: the category its event was sent with.
         var slow: [String: String] = [:]
+        /// Whether the warning that slow calls hold every slot was given since a slot was last free.
+        var warnedSlotsHeld = false
+
+        /// Puts `queued` at the end of its notification's waiting line when the notification is held, so that no
+        /// event given later overtakes it; returns whether it did.
+        mutating func holds(_ queued: Queued) -> Bool {
+            let key = queued.input.requestIdentifier
+            guard waiting[key] != nil else { return false }
+            waiting[key]!.append(queued)
+            return true
+        }
+
+        /// Frees the slot `key`'s slow call held, if it held one; returns whether it did.
+        mutating func freeSlot(of key: String) -> Bool {
+            guard slow.removeValue(forKey: key) != nil else { return false }
+            warnedSlotsHeld = false
+            return true
+        }
     }
 
     /// Handles `batch` on at most `concurrency` lanes and reports its outcomes; an event whose outcome holds its
