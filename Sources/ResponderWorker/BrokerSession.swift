@@ -329,71 +329,29 @@ final class BrokerSession: Sendable {
         _ completion: ResponseScheduler<Received>.Completion, on channel: AMQPChannel
     ) throws(AMQPError) -> Settlement {
         let delivery = completion.tag.delivery
-        let limits = channel.publishLimits
-        // What the input produced, or the input itself sent on: never both.
-        var outputs: [OutboundMessage] = []
-        var forwarded: ForwardedInput?
-        var outcome: WorkerMetrics.Outcome
-        var reason: DeadLetterReason?
-        switch completion.outcome {
-        case .completed(let produced, let disposition):
-            outputs = produced
-            outcome = WorkerMetrics.Outcome(disposition)
-            if disposition == .updated || disposition == .noUpdate { pause.inputWorked() }
-        case .deadLetter(let rejection, let detail):
-            forwarded = failures.deadLetter(delivery, reason: rejection, detail: detail, limits: limits, now: Date())
-            outcome = .deadLettered
-            reason = rejection
-        case .failed(let error, let retryable):
-            let (input, deadLetterReason) = failures.afterFailure(
-                of: delivery, detail: String(describing: error), retryable: retryable, timedOut: error is HandlerTimeout,
-                retriedInPlace: completion.retriedInPlace, firstFailureInPlace: completion.firstFailureInPlace,
-                limits: limits, now: Date())
-            forwarded = input
-            outcome = deadLetterReason == nil ? .retried : .deadLettered
-            reason = deadLetterReason
-            logger.warning(
-                deadLetterReason == nil ? "handler failed; input sent to retry" : "handler failed; input dead-lettered",
-                metadata: [
-                    "event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))",
-                    "queue": "\(input.routingKey)",
-                    "error": "\(DeadLetterInfo.boundedDetail(String(describing: error)))",
-                ])
-        case .storeUnavailable, .dependencyUnavailable:
-            forwarded = .handBack(delivery, to: completion.tag.input.queue)
-            outcome = .handedBack
-            if let unavailability = completion.outcome.unavailability, pause.unavailable(unavailability) {
-                cancelConsumer()
-            }
-        }
-        // An output the connection cannot carry (a category identifier over 255 bytes as its routing key) fails
-        // its input alone; checked before anything of the input is published.
-        if let problem = outputs.lazy.compactMap(limits.problem).first ?? forwarded.flatMap(limits.problem) {
-            logger.warning(
-                "an output cannot be published; input dead-lettered",
-                metadata: ["event-id": "\(DeadLetterInfo.boundedDetail(completion.event?.id ?? ""))", "error": "\(problem)"])
-            outputs = []
-            forwarded = failures.deadLetter(delivery, unpublishable: problem, limits: limits, now: Date())
-            outcome = .deadLettered
-            reason = .unpublishable
-        }
+        let plan = SettlementPlan(
+            completion.outcome, of: delivery, eventID: completion.event?.id, from: completion.tag.input.queue,
+            retriedInPlace: completion.retriedInPlace, firstFailureInPlace: completion.firstFailureInPlace,
+            routing: failures, limits: channel.publishLimits, now: Date())
+        if plan.worked { pause.inputWorked() }
+        if let unavailability = plan.unavailability, pause.unavailable(unavailability) { cancelConsumer() }
+        for warning in plan.warnings { logger.warning(warning.message, metadata: warning.metadata) }
         var publishSpan: (any Span)?
         var stampedWith: (any Span)?
         if let tracing, let span = completion.tag.span {
             if let event = completion.event { tracing.describe(span, event: event) }
-            if case .completed = completion.outcome, reason == nil { stampedWith = span }
-            let count = outputs.count + (forwarded == nil ? 0 : 1)
-            if count > 0 { publishSpan = tracing.startPublishing(count, of: span) }
+            if case .completed = completion.outcome, plan.reason == nil { stampedWith = span }
+            if plan.publicationCount > 0 { publishSpan = tracing.startPublishing(plan.publicationCount, of: span) }
         }
         // The worker's edge: an output becomes AMQP's properties here, once, as it is published.
-        var confirmations = try outputs.map { output throws(AMQPError) in
+        var confirmations = try plan.outputs.map { output throws(AMQPError) in
             var properties = BasicProperties(output.properties)
             if let tracing, let stampedWith { tracing.stamp(&properties, with: stampedWith) }
             return try channel.publishPipelined(
                 output.body, exchange: output.exchange, routingKey: output.routingKey, mandatory: true,
                 properties: properties)
         }
-        if let forwarded {
+        if let forwarded = plan.forwarded {
             confirmations.append(
                 try channel.publishPipelined(
                     forwarded.body, exchange: forwarded.exchange, routingKey: forwarded.routingKey, mandatory: true,
@@ -405,7 +363,7 @@ final class BrokerSession: Sendable {
         }
         return Settlement(
             received: completion.tag, confirmations: confirmations,
-            publishSpan: publishSpan, outcome: outcome, reason: reason)
+            publishSpan: publishSpan, outcome: plan.outcome, reason: plan.reason)
     }
 
     /// Acknowledges the inputs of `batch`, in the order they were published, as their confirms arrive: the ones
