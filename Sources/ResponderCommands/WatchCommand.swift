@@ -64,7 +64,7 @@ struct WatchCommand: AsyncParsableCommand {
             return "\(properties.messageId ?? "(no message id)")  ✗  dead-lettered (\(failure.reason.rawValue)) "
                 + "after \(failure.attempts) attempts: \(failure.detail)"
         }
-        let binary = properties.headers.keys.contains { $0.hasPrefix(BinaryModeHeaders.prefix) }
+        let binary = EventContentMode.of(contentType: properties.contentType, headers: properties.headers) == .binary
         let (headers, contentType, body) = (properties.headers, properties.contentType, message.body)
         if let event = try? (binary
             ? EventCodec.decodeActionSetUpdateEvent(headers: headers, contentType: contentType, body: body)
@@ -75,24 +75,28 @@ struct WatchCommand: AsyncParsableCommand {
             return "\(update.requestIdentifier)  \(cause(update.causationId, of: update.requestIdentifier))  →  "
                 + (buttons.isEmpty ? "(no buttons)" : buttons)
         }
-        if let event = try? (binary
-            ? EventCodec.decodeDismissedEvent(headers: headers, contentType: contentType, body: body)
-            : EventCodec.decodeDismissedEvent(body))
-        {
-            let command = event.data
-            return "\(command.requestIdentifier)  \(cause(command.causationId, of: command.requestIdentifier))  →  dismiss"
-        }
-        if let event = try? (binary
-            ? EventCodec.decodeRemovedEvent(headers: headers, contentType: contentType, body: body)
-            : EventCodec.decodeRemovedEvent(body))
-        {
-            let command = event.data
-            return "\(command.requestIdentifier)  \(cause(command.causationId, of: command.requestIdentifier))  →  remove"
+        for kind in DeviceCommandKinds.all {
+            if let line = commandLine(kind, of: message, binary: binary) { return line }
         }
         // A message a handler sent (the outbox), or another publisher's: its body is theirs to read.
         let type = properties.type.map { " \($0)" } ?? ""
         return "\(properties.messageId ?? "(no message id)")  →  message\(type) to \(message.exchange) "
             + "(routing key \(message.routingKey.isEmpty ? "none" : message.routingKey)): \(body.count) bytes, not shown"
+    }
+
+    /// The line of a device command of `kind`, or nil when `message` is not one.
+    private static func commandLine<Kind: DeviceCommandKind>(
+        _ kind: Kind.Type, of message: InboundMessage, binary: Bool
+    ) -> String? {
+        let properties = message.properties
+        guard
+            let event = try? (binary
+                ? EventCodec.decodeDeviceCommandEvent(
+                    headers: properties.headers, contentType: properties.contentType, body: message.body, as: kind)
+                : EventCodec.decodeDeviceCommandEvent(message.body, as: kind))
+        else { return nil }
+        let command = event.data
+        return "\(command.requestIdentifier)  \(cause(command.causationId, of: command.requestIdentifier))  →  \(Kind.verb)"
     }
 
     /// The input event's id without the request identifier when it starts with it (`red-0001/tap-1` → `tap-1`).

@@ -42,9 +42,9 @@ public struct HandledResponse: Sendable {
         updates = try outputs.filter { $0.properties.type == EventType.actionSetUpdated }
             .map { try EventCodec.decodeActionSetUpdateEvent($0.body) }
         dismissals = try outputs.filter { $0.properties.type == EventType.notificationDismissed }
-            .map { try EventCodec.decodeDismissedEvent($0.body) }
+            .map { try EventCodec.decodeDeviceCommandEvent($0.body, as: Dismissal.self) }
         removals = try outputs.filter { $0.properties.type == EventType.notificationRemoved }
-            .map { try EventCodec.decodeRemovedEvent($0.body) }
+            .map { try EventCodec.decodeDeviceCommandEvent($0.body, as: Removal.self) }
     }
 
     /// How a handled input ended (`updated`, `noUpdate`, `ignored`, `deduplicated`, `stale`, or `deferred` for a

@@ -62,8 +62,8 @@ struct CorpusDocument: Sendable, CustomTestStringConvertible {
                 _ = try EventCodec.decodeLifecycleEvent(
                     headers: message.headers, contentType: message.contentType, body: Array(message.body.utf8))
             case "action-set-update": _ = try EventCodec.decodeActionSetUpdateEvent(body)
-            case "notification-dismissed": _ = try EventCodec.decodeDismissedEvent(body)
-            case "notification-removed": _ = try EventCodec.decodeRemovedEvent(body)
+            case "notification-dismissed": _ = try EventCodec.decodeDeviceCommandEvent(body, as: Dismissal.self)
+            case "notification-removed": _ = try EventCodec.decodeDeviceCommandEvent(body, as: Removal.self)
             case "notification-categories": _ = try EventCodec.decodeCategories(body)
             case "dead-letter": _ = try EventCodec.decodeDeadLetterInfo(body)
             default: throw UnknownKind(name: name)

@@ -49,14 +49,14 @@ import Testing
 
     @Test func deviceCommandEvents() throws {
         let dismissal = Samples.command(Dismissal.self)
-        #expect(try EventCodec.decodeDismissedEvent(EventCodec.encode(dismissal)) == dismissal)
+        #expect(try EventCodec.decodeDeviceCommandEvent(EventCodec.encode(dismissal), as: Dismissal.self) == dismissal)
         var removal = Samples.command(Removal.self)
         removal.time = nil
         removal.subject = nil
         removal.datacontenttype = nil
         removal.data.categoryIdentifier = ""
         removal.data.version = .max
-        #expect(try EventCodec.decodeRemovedEvent(EventCodec.encode(removal)) == removal)
+        #expect(try EventCodec.decodeDeviceCommandEvent(EventCodec.encode(removal), as: Removal.self) == removal)
     }
 
     @Test func categoriesWithEveryOptionAndATextInputAction() throws {

@@ -193,12 +193,12 @@ import Testing
         var dismissal = Samples.command(Dismissal.self)
         dismissal.subject = "red-0002"
         #expect(throws: EventDecodingError.invalidField(path: "subject", problem: "must equal data.requestIdentifier")) {
-            try EventCodec.decodeDismissedEvent(EventCodec.encode(dismissal))
+            try EventCodec.decodeDeviceCommandEvent(EventCodec.encode(dismissal), as: Dismissal.self)
         }
         var removal = Samples.command(Removal.self)
         removal.subject = "red-0002"
         #expect(throws: EventDecodingError.invalidField(path: "subject", problem: "must equal data.requestIdentifier")) {
-            try EventCodec.decodeRemovedEvent(EventCodec.encode(removal))
+            try EventCodec.decodeDeviceCommandEvent(EventCodec.encode(removal), as: Removal.self)
         }
     }
 
@@ -207,12 +207,12 @@ import Testing
         var dismissal = Samples.command(Dismissal.self)
         dismissal.id = NotificationDismissedEvent.commandID(causedBy: "evt-0003")
         #expect(throws: EventDecodingError.invalidField(path: "id", problem: "must be derived from data.causationId")) {
-            try EventCodec.decodeDismissedEvent(EventCodec.encode(dismissal))
+            try EventCodec.decodeDeviceCommandEvent(EventCodec.encode(dismissal), as: Dismissal.self)
         }
         var removal = Samples.command(Removal.self)
         removal.id = NotificationDismissedEvent.commandID(causedBy: "evt-0002")
         #expect(throws: EventDecodingError.invalidField(path: "id", problem: "must be derived from data.causationId")) {
-            try EventCodec.decodeRemovedEvent(EventCodec.encode(removal))
+            try EventCodec.decodeDeviceCommandEvent(EventCodec.encode(removal), as: Removal.self)
         }
         let ids = [
             ActionSetUpdateEvent.id(causedBy: "evt-0002"), NotificationDismissedEvent.commandID(causedBy: "evt-0002"),

@@ -60,6 +60,19 @@ import WorkerHarness
         #expect(diff.contains("--- ") && diff.contains("+++ outputs"))
     }
 
+    /// Every kind of output a replayed fixture holds comes back typed: the lifecycle session's updates and removals,
+    /// as many of each as its golden file has lines of that type.
+    @Test func aReplayedFixtureTypesEveryKindOfOutput() async throws {
+        let replayed = try await harness().replay(fixture: Paths.session("lifecycle"))
+        #expect(try replayed.difference(fromGolden: Paths.golden("lifecycle")) == nil)
+        let types = try replayed.lines.map { try EventCodec.decodeFixtureLine(Array($0.utf8)).properties.type }
+        #expect(replayed.updates.count == types.filter { $0 == EventType.actionSetUpdated }.count)
+        #expect(replayed.dismissals.count == types.filter { $0 == EventType.notificationDismissed }.count)
+        #expect(replayed.removals.count == types.filter { $0 == EventType.notificationRemoved }.count)
+        #expect(!replayed.removals.isEmpty)
+        #expect(replayed.updates.count + replayed.removals.count == replayed.lines.count)
+    }
+
     /// `didReceive` called directly, with the public context a unit test builds.
     @Test func anExtensionCanBeCalledDirectlyWithAContextOfItsOwn() async throws {
         let response = TestResponse.response(Self.reset, request: "red-1", category: RedGreen.redCategoryIdentifier)

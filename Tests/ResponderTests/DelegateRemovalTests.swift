@@ -40,7 +40,7 @@ import Testing
         let removed = await pipeline.process(remove)
         #expect(removed.disposition == .updated)
         #expect(removed.outputs.map(\.properties.type) == [EventType.notificationRemoved], "no update, no dismissal")
-        let removal = try EventCodec.decodeRemovedEvent(try #require(removed.outputs.first).body)
+        let removal = try EventCodec.decodeDeviceCommandEvent(try #require(removed.outputs.first).body, as: Removal.self)
         #expect(removal.id == "e2/removed")
         #expect(
             removal.data

@@ -28,7 +28,7 @@ import Testing
         #expect(outcome.disposition == .updated)
         let message = try #require(outcome.outputs.first)
         #expect(outcome.outputs.count == 1)
-        let dismissal = try EventCodec.decodeDismissedEvent(message.body)
+        let dismissal = try EventCodec.decodeDeviceCommandEvent(message.body, as: Dismissal.self)
         #expect(dismissal.id == "input-7/dismissed")
         #expect(dismissal.type == EventType.notificationDismissed)
         #expect(dismissal.subject == "note-9" && dismissal.time == Events.start && dismissal.source == "/responder")
@@ -52,7 +52,7 @@ import Testing
             .process(Events.message(Events.response(id: "input-7")))
         #expect(outcome.outputs.map(\.properties.type) == [EventType.actionSetUpdated, EventType.notificationDismissed])
         let update = try outcome.outputs[0].update
-        let dismissal = try EventCodec.decodeDismissedEvent(outcome.outputs[1].body)
+        let dismissal = try EventCodec.decodeDeviceCommandEvent(outcome.outputs[1].body, as: Dismissal.self)
         #expect(update.data.responseOption == .dismissAndForwardAction)
         #expect(update.data.version == 1 && dismissal.data.version == 1)
         #expect(dismissal.data.causationId == update.data.causationId)
@@ -63,7 +63,7 @@ import Testing
         var versions: [Int64] = []
         for id in ["e1", "e2", "e1"] {
             let outcome = await pipeline.process(Events.message(Events.response(id: id)))
-            versions += try outcome.outputs.map { try EventCodec.decodeDismissedEvent($0.body).data.version }
+            versions += try outcome.outputs.map { try EventCodec.decodeDeviceCommandEvent($0.body, as: Dismissal.self).data.version }
         }
         #expect(versions == [1, 2, 1])
     }
@@ -84,7 +84,7 @@ import Testing
         let message = try #require(
             try await pipeline(option: .dismiss, changesButtons: false, outputMode: .binary)
                 .process(Events.message(Events.response(id: "input-7"))).outputs.first)
-        let event = try EventCodec.decodeDismissedEvent(structured.body)
+        let event = try EventCodec.decodeDeviceCommandEvent(structured.body, as: Dismissal.self)
         #expect(message.properties.contentType == "application/json")
         #expect(message.body == EventCodec.encode(event.data))
         #expect(message.properties.headers == BinaryModeHeaders.headers(of: event))

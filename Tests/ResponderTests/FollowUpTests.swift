@@ -394,7 +394,7 @@ import Testing
             Events.message(Events.response(id: "r1", category: "plain-category", action: .default)))
         let handled = await pipeline.process(try followUpMessage(in: scheduled))
         #expect(delegate.journal.entries == ["remove"])
-        #expect(try EventCodec.decodeRemovedEvent(try #require(handled.outputs.first).body).data.causationId == r1FollowUp)
+        #expect(try EventCodec.decodeDeviceCommandEvent(try #require(handled.outputs.first).body, as: Removal.self).data.causationId == r1FollowUp)
         #expect(
             await pipeline.process(Events.message(Events.response(id: "r2", category: "plain-category", action: .default)))
                 .disposition == .stale)

@@ -23,7 +23,7 @@ import Testing
 
     private func removal(_ outcome: ResponseOutcome) throws -> NotificationRemovedEvent {
         #expect(outcome.outputs.count == 1)
-        return try EventCodec.decodeRemovedEvent(try #require(outcome.outputs.first).body)
+        return try EventCodec.decodeDeviceCommandEvent(try #require(outcome.outputs.first).body, as: Removal.self)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -81,7 +81,7 @@ import Testing
                 == ["open-1/actions-updated", "open-1/dismissed", "open-1/sent-1"])
         let update = try outcome.outputs[0].update
         #expect(update.data.actions == [Fixtures.like] && update.data.responseOption == .dismiss && update.data.version == 1)
-        #expect(try EventCodec.decodeDismissedEvent(outcome.outputs[1].body).data.version == 1)
+        #expect(try EventCodec.decodeDeviceCommandEvent(outcome.outputs[1].body, as: Dismissal.self).data.version == 1)
         #expect(outcome.outputs[2].body == Array("delegate:3".utf8) && outcome.outputs[2].properties.type == "app.reply.v1")
     }
 

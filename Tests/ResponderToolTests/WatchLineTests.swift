@@ -35,10 +35,10 @@ import WorkerHarness
                 #expect(line.hasPrefix(update.requestIdentifier + "  "), "\(line)")
                 #expect(line.hasSuffix("  →  " + (buttons.isEmpty ? "(no buttons)" : buttons)), "\(line)")
             case EventType.notificationDismissed:
-                let command = try EventCodec.decodeDismissedEvent(output.bodyBytes).data
+                let command = try EventCodec.decodeDeviceCommandEvent(output.bodyBytes, as: Dismissal.self).data
                 #expect(line.hasPrefix(command.requestIdentifier + "  ") && line.hasSuffix("  →  dismiss"), "\(line)")
             case EventType.notificationRemoved:
-                let command = try EventCodec.decodeRemovedEvent(output.bodyBytes).data
+                let command = try EventCodec.decodeDeviceCommandEvent(output.bodyBytes, as: Removal.self).data
                 #expect(line.hasPrefix(command.requestIdentifier + "  ") && line.hasSuffix("  →  remove"), "\(line)")
             default:
                 let id = output.properties.messageId ?? ""
@@ -81,6 +81,31 @@ import WorkerHarness
                 routingKey: output.routingKey, redelivered: false)
             #expect(WatchCommand.line(for: binary) == structuredLine)
         }
+    }
+
+    /// The mode is the binding's (`EventContentMode`), as the worker reads it: a structured output that also carries
+    /// an extension attribute as a `cloudEvents_` header (a trace context) still shows its buttons, and a binary one
+    /// whose attributes use the binding's first prefix, `cloudEvents:`, shows them too.
+    @Test func theModeIsReadAsTheBindingSays() throws {
+        let (output, structuredLine) = try #require(
+            try Self.goldenLines().first { $0.output.exchange == "notifications.action-updates" })
+        var properties = output.properties
+        properties.headers["cloudEvents_traceparent"] = .string("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+        let structured = InboundMessage(
+            body: output.bodyBytes, properties: properties, exchange: output.exchange, routingKey: output.routingKey,
+            redelivered: false)
+        #expect(WatchCommand.line(for: structured) == structuredLine)
+
+        let event = try EventCodec.decode(CloudEvent<JSONValue>.self, from: output.bodyBytes)
+        properties = output.properties
+        for (name, value) in BinaryModeHeaders.headers(of: event) {
+            properties.headers["cloudEvents:" + name.dropFirst(BinaryModeHeaders.prefix.count)] = value
+        }
+        properties.contentType = EventContentType.json
+        let binary = InboundMessage(
+            body: EventCodec.encode(event.data), properties: properties, exchange: output.exchange,
+            routingKey: output.routingKey, redelivered: false)
+        #expect(WatchCommand.line(for: binary) == structuredLine)
     }
 
     /// A dead letter carries its input, userText and all: watch shows its failure, not its body.

@@ -118,43 +118,27 @@ public enum EventCodec {
             BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
     }
 
-    /// Decodes a dismissal (`notification.dismissed.v1`), for consumers of the output.
+    /// Decodes a device command of `kind` (a dismissal, `notification.dismissed.v1`, or a removal,
+    /// `notification.removed.v1`: ``DeviceCommandKinds``), for consumers of the output.
     ///
-    /// Beyond its schema, its `id` must be ``CloudEvent/commandID(causedBy:)`` of its causation id and a `subject`
-    /// must equal the request identifier.
-    public static func decodeDismissedEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationDismissedEvent {
-        try decodeDeviceCommandEvent(body)
-    }
-
-    /// Decodes a removal (`notification.removed.v1`), for consumers of the output, by the rules of
-    /// ``decodeDismissedEvent(_:)``.
-    public static func decodeRemovedEvent(_ body: some DataProtocol) throws(EventDecodingError) -> NotificationRemovedEvent {
-        try decodeDeviceCommandEvent(body)
-    }
-
-    /// Decodes a dismissal published in binary content mode, by the rules of ``decodeDismissedEvent(_:)``.
-    public static func decodeDismissedEvent(
-        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
-    ) throws(EventDecodingError) -> NotificationDismissedEvent {
-        try decodeDeviceCommandEvent(
-            BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
-    }
-
-    /// Decodes a removal published in binary content mode, by the rules of ``decodeRemovedEvent(_:)``.
-    public static func decodeRemovedEvent(
-        headers: [String: JSONValue], contentType: String?, body: some DataProtocol
-    ) throws(EventDecodingError) -> NotificationRemovedEvent {
-        try decodeDeviceCommandEvent(
-            BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)))
-    }
-
-    private static func decodeDeviceCommandEvent<Kind>(
-        _ body: some DataProtocol
+    /// Beyond its schema, its `type` must be the kind's, its `id` ``CloudEvent/commandID(causedBy:)`` of its
+    /// causation id, and a `subject` must equal the request identifier.
+    public static func decodeDeviceCommandEvent<Kind: DeviceCommandKind>(
+        _ body: some DataProtocol, as kind: Kind.Type
     ) throws(EventDecodingError) -> CloudEvent<DeviceCommand<Kind>> {
         let event: CloudEvent<DeviceCommand<Kind>> = try decodeEvent(StrictJSONParser.parse(Array(body)), type: Kind.eventType)
         try requireSubject(event.subject, equalTo: event.data.requestIdentifier, named: "data.requestIdentifier")
         try requireDerivedID(event.id, CloudEvent<DeviceCommand<Kind>>.commandID(causedBy: event.data.causationId))
         return event
+    }
+
+    /// Decodes a device command of `kind` published in binary content mode, by the rules of
+    /// ``decodeDeviceCommandEvent(_:as:)``.
+    public static func decodeDeviceCommandEvent<Kind: DeviceCommandKind>(
+        headers: [String: JSONValue], contentType: String?, body: some DataProtocol, as kind: Kind.Type
+    ) throws(EventDecodingError) -> CloudEvent<DeviceCommand<Kind>> {
+        try decodeDeviceCommandEvent(
+            BinaryModeHeaders.structuredDocument(headers: headers, contentType: contentType, body: Array(body)), as: kind)
     }
 
     /// Decodes a categories file; category identifiers, and action identifiers within a category, must be unique.

@@ -4,6 +4,15 @@ public protocol DeviceCommandKind: Sendable {
     static var eventType: String { get }
     /// What the command's id adds to the id of the input that caused it: `<causationId>/<idSuffix>`.
     static var idSuffix: String { get }
+    /// What the device does, in one word: how `responder watch` shows the command.
+    static var verb: String { get }
+}
+
+/// Every kind of device command the worker publishes. Code that reads any command (`responder watch`, the testing
+/// library) goes through this list, so a new kind is a type of its own and one line here.
+public enum DeviceCommandKinds {
+    /// Each kind, in the order a handled input's outputs hold them.
+    public static let all: [any DeviceCommandKind.Type] = [Dismissal.self, Removal.self]
 }
 
 /// The device dismisses the notification, as a content extension answering `.dismiss` or
@@ -11,10 +20,12 @@ public protocol DeviceCommandKind: Sendable {
 public enum Dismissal: DeviceCommandKind {
     public static var eventType: String { EventType.notificationDismissed }
     public static var idSuffix: String { "dismissed" }
+    public static var verb: String { "dismiss" }
 }
 
 /// The device removes the delivered notification, as `removeDeliveredNotifications(withIdentifiers:)` does.
 public enum Removal: DeviceCommandKind {
     public static var eventType: String { EventType.notificationRemoved }
     public static var idSuffix: String { "removed" }
+    public static var verb: String { "remove" }
 }
