@@ -24,7 +24,8 @@ struct SettlementPlan {
     var worked = false
     /// Handed back for this outage, which pauses the worker.
     var unavailability: Unavailability?
-    /// Warnings for the log, with metadata that holds nothing of the input's body beyond its event id.
+    /// Warnings for the log: the event id (bounded), the queue an input is forwarded to and the failure's own
+    /// description (bounded), as the worker logged them before.
     var warnings: [(message: Logger.Message, metadata: Logger.Metadata)] = []
 
     /// The plan for `delivery`, which ended with `outcome`: its event `eventID` (when it decoded), retried in place

@@ -2,8 +2,7 @@ import Foundation
 import NotificationEvents
 import Testing
 
-/// `DeviceCommandKinds.all` is the one list of device commands that `responder watch` and the testing library read:
-/// it names exactly the schemas whose `data` is the shared `deviceCommand`, with the `type` and id suffix each
+/// `DeviceCommandKinds.all`, the list of device commands `responder watch` prints from, names exactly the schemas whose `data` is the shared `deviceCommand`, with the `type` and id suffix each
 /// schema describes.
 @Suite struct DeviceCommandKindsTests {
     /// The `type` and the id's description of every schema whose data is a device command.

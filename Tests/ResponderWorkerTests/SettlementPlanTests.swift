@@ -98,6 +98,25 @@ import Testing
         #expect(plan.warnings.isEmpty, "the pipeline logged it")
     }
 
+    @Test func aDependencyOutageHandsTheInputBackAndPausesForTheDependency() throws {
+        let plan = plan(.dependencyUnavailable(DependencyUnavailable("payments")))
+        #expect(plan.forwarded?.routingKey == "responder.responses")
+        #expect(plan.outcome == .handedBack)
+        #expect(!plan.worked)
+        guard case .dependency(let unavailable)? = plan.unavailability else {
+            Issue.record("no dependency outage in \(String(describing: plan.unavailability))")
+            return
+        }
+        #expect(unavailable.dependency == "payments")
+    }
+
+    @Test func aFollowUpBackEarlyGoesOutAgainAsItsOutput() {
+        let plan = plan(.completed(outputs: [output()], disposition: .deferred))
+        #expect(plan.outputs.count == 1)
+        #expect(plan.outcome == .deferred)
+        #expect(!plan.worked, "no handler ran")
+    }
+
     @Test func anOutageHandsTheInputBackUntouchedAndPauses() throws {
         let plan = plan(.storeUnavailable(StateStoreUnavailable(reason: "connection refused")))
         let forwarded = try #require(plan.forwarded)

@@ -8,8 +8,8 @@ public protocol DeviceCommandKind: Sendable {
     static var verb: String { get }
 }
 
-/// Every kind of device command the worker publishes. Code that reads any command (`responder watch`, the testing
-/// library) goes through this list, so a new kind is a type of its own and one line here.
+/// Every kind of device command the worker publishes: what `responder watch` prints commands from, and what
+/// `DeviceCommandKindsTests` holds against the schemas.
 public enum DeviceCommandKinds {
     /// Each kind, in the order a handled input's outputs hold them.
     public static let all: [any DeviceCommandKind.Type] = [Dismissal.self, Removal.self]
