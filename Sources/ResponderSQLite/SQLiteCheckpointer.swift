@@ -83,9 +83,19 @@ final class SQLiteCheckpointer: Sendable {
     /// A PASSIVE checkpoint on the helper's connection, waited for: pruning's, after it deleted many rows, so the
     /// next write can start the WAL over and cut it back. It waits for no one; TRUNCATE would wait for readers
     /// still using old frames, holding up commits.
+    ///
+    /// SQLite refuses a checkpoint at once with SQLITE_BUSY, busy timeout or not, while another connection to the
+    /// file (another process's helper, or one of its commits copying its tail) is checkpointing. That one copies
+    /// the frames instead, and the rows are deleted already, so the refusal is no failure of the pruning.
     func checkpoint() async throws {
         guard let helper = state.withLock({ $0.helper }) else { return }
-        try await helper.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+        try await helper.writeWithoutTransaction { db in
+            do {
+                _ = try db.checkpoint(.passive)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                return
+            }
+        }
     }
 
     /// Closes the helper's connection, after any checkpoint it is running.

@@ -85,6 +85,66 @@ import Testing
         try checkpointer.close()
     }
 
+    /// Pruning's checkpoint (``SQLiteCheckpointer/checkpoint()``) is refused at once while another connection to
+    /// the file checkpoints (another process's helper): the rows are deleted by then, so the pruning reports them
+    /// rather than "database is locked" (seen in CI: a test pruning a worker's file as an operator would).
+    /// Another connection is held inside a FULL checkpoint, with the checkpoint lock, waiting in its busy handler
+    /// for the write lock a third connection holds.
+    @Test func pruningsCheckpointIsNoFailureWhileAnotherConnectionCheckpoints() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("state.sqlite")
+        var run = Committing(path: path, store: try SQLiteStateStore(path: path))
+        try await run.commitNext()
+        var writer: OpaquePointer?
+        var checkpointing: OpaquePointer?
+        #expect(sqlite3_open(path, &writer) == SQLITE_OK)
+        #expect(sqlite3_open(path, &checkpointing) == SQLITE_OK)
+        // A connection opens the WAL at its first read; a checkpoint before it does nothing.
+        #expect(sqlite3_exec(checkpointing, "SELECT count(*) FROM inbox", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_exec(writer, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        let gate = BusyGate()
+        sqlite3_busy_handler(checkpointing, BusyGate.handler, Unmanaged.passUnretained(gate).toOpaque())
+        let connection = SendableConnection(checkpointing)
+        let checkpointed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            // Refused in the end: the handler gives up once the gate opens.
+            _ = sqlite3_wal_checkpoint_v2(connection.pointer, nil, SQLITE_CHECKPOINT_FULL, nil, nil)
+            checkpointed.signal()
+        }
+        #expect(await gate.entered.waitWithoutBlocking(), "the other connection checkpoints")
+
+        await #expect(throws: Never.self) { try await run.store.checkpointer.checkpoint() }
+
+        gate.release.signal()
+        #expect(await checkpointed.waitWithoutBlocking())
+        #expect(sqlite3_exec(writer, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(writer)
+        sqlite3_close(checkpointing)
+        try run.store.close()
+    }
+
+    /// A busy handler that, the first time SQLite calls it, says so and waits until the test lets it go, then gives
+    /// up.
+    private final class BusyGate: Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        static let handler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { context, calls in
+            let gate = Unmanaged<BusyGate>.fromOpaque(context!).takeUnretainedValue()
+            if calls == 0 {
+                gate.entered.signal()
+                gate.release.wait()
+            }
+            return 0
+        }
+    }
+
+    /// A connection handed to the thread that uses it while the test does not.
+    private struct SendableConnection: @unchecked Sendable {
+        let pointer: OpaquePointer?
+        init(_ pointer: OpaquePointer?) { self.pointer = pointer }
+    }
+
     @Test func commitsLeaveTheCheckpointToTheHelperWhichStillStartsTheWALOver() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("state.sqlite")
@@ -138,6 +198,18 @@ import Testing
                 return
             }
             try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+extension DispatchSemaphore {
+    /// Waits for the semaphore on a thread of Dispatch's, not the test's, for at most `hangGuard`; says whether it
+    /// was signalled.
+    fileprivate func waitWithoutBlocking() async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: self.wait(timeout: .now() + hangGuard.timeInterval) == .success)
+            }
         }
     }
 }
