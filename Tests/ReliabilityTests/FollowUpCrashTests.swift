@@ -52,7 +52,8 @@ struct FollowUpCrashTests {
             #expect(update?.data.actions.map(\.identifier) == ["follow-ups-1"], "one follow-up committed")
         }
         #expect(Set(updates.map(\.properties.messageID)).count == 1, "a repeat carries the same message id")
-        #expect(try await probe.takeDeadLetters(0, timeout: .zero).isEmpty)
+        let deadLetters = try await probe.takeDeadLetters(0, timeout: .zero)
+        #expect(deadLetters.isEmpty, "\(QueueProbe.describe(deadLetters))")
         await probe.cleanUp()
     }
 }

@@ -152,6 +152,25 @@ import Testing
         #expect(await pipeline.process(Events.message(claiming)).deadLetterReason == .invalidField)
     }
 
+    /// The inbox holds a handled follow-up's id under its notification. A copy forged under another notification,
+    /// which the worker never sends, is ignored as every forged follow-up is, not dead-lettered as an event whose
+    /// producer reused an id (in CI a forge sent before the genuine one came due reached the worker after it).
+    @Test(arguments: StoreKind.allCases)
+    func aForgedCopyOfAHandledFollowUpUnderAnotherNotificationIsIgnored(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let handler = ExpiringShare()
+        let pipeline = try pipeline(handler, store: try await kind.make(in: directory))
+        let genuine = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r1"))))
+        #expect(await pipeline.process(genuine).disposition == .updated)
+        var forged = genuine
+        forged.body = EventCodec.encode(["followUp": r1FollowUp, "requestIdentifier": "note-2"])
+        forged.routingKey = "note-2"
+
+        let outcome = await pipeline.process(forged)
+        #expect(outcome.disposition == .ignored, "\(outcome)")
+        #expect(handler.journal.entries.count == 1)
+    }
+
     /// A follow-up message's identifiers follow the contract's rules, as an event's: a U+0000 in the request
     /// identifier would make PostgreSQL refuse the load of the whole batch. One routed under another key than its
     /// notification's is not one the worker sent.

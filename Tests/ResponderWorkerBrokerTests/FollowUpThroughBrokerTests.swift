@@ -52,7 +52,8 @@ struct FollowUpThroughBrokerTests {
         let update = try EventCodec.decodeActionSetUpdateEvent(try #require(updates.first).body)
         #expect(update.data.causationId == handled.id)
         #expect(update.data.actions == [FollowingUpHandler.like])
-        #expect(try await probe.takeDeadLetters(0, timeout: .zero).isEmpty)
+        let deadLetters = try await probe.takeDeadLetters(0, timeout: .zero)
+        #expect(deadLetters.isEmpty, "\(QueueProbe.describe(deadLetters))")
         try await expectSettled(topology, probe)
         await probe.cleanUp()
     }
@@ -90,7 +91,8 @@ struct FollowUpThroughBrokerTests {
 
     /// Producers may publish to the input exchange, so follow-up messages can be forged: one naming a pending
     /// follow-up before it is due goes down the delay queues until the stored due date (handled once, never early,
-    /// the second copy answered from the inbox), and one naming a follow-up that is not pending is ignored.
+    /// the second copy answered from the inbox), and one naming a follow-up that is not pending, or that is another
+    /// notification's, before or after it was handled, is ignored.
     @Test func aForgedFollowUpDoesNothingTheStoredOneWouldNot() async throws {
         // The first wait is long enough to see the follow-up in it before it ends.
         let topology = TestTopology("follow-up-forged", followUpDelays: [200, 5000])
@@ -111,17 +113,29 @@ struct FollowUpThroughBrokerTests {
                 properties: BasicProperties(contentType: "application/json", messageID: id, type: "responder.follow-up.v1"),
                 routingKey: request)
         }
-        try await forge(FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1), request)
-        try await forge(FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1), "\(topology.prefix)-other")
+        let genuine = FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1)
+        let other = "\(topology.prefix)-other"
+        try await forge(genuine, request)
+        try await forge(genuine, other)
         try await forge(FollowUp.id(source: "/tests", causedBy: "\(request)-e9", number: 1), request)
         let updates = try await probe.takeUpdates(2)
+        // Once the stored one was handled, the inbox holds its id for its notification: a copy under another one is
+        // still ignored. The other notification's removal behind it (handled in arrival order) says when it was.
+        try await forge(genuine, other)
+        try await publish(
+            Events.lifecycle(
+                id: "\(other)-gone", request: other, change: .removedDelivered, category: FollowingUpHandler.category),
+            probe)
+        let removal = try await probe.takeUpdates(1)
         try await worker.stop()
 
         #expect(journal.handled.count == 1, "handled once")
         let handled = try #require(journal.handled.first)
         #expect(handled.handledAt >= handled.dueDate, "not before the stored due date")
         #expect(Set(updates.map(\.properties.messageID)).count == 1, "the same update, the second answered from the inbox")
-        #expect(try await probe.takeDeadLetters(0, timeout: .zero).isEmpty)
+        #expect(removal.map(\.properties.type) == [EventType.notificationRemoved])
+        let deadLetters = try await probe.takeDeadLetters(0, timeout: .zero)
+        #expect(deadLetters.isEmpty, "\(QueueProbe.describe(deadLetters))")
         try await expectSettled(topology, probe)
         await probe.cleanUp()
     }

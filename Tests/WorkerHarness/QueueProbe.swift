@@ -71,6 +71,17 @@ public struct QueueProbe: Sendable {
         try await take(expected, from: topology.topology.deadLetterQueue, timeout: timeout)
     }
 
+    /// Why each of `deadLetters` was dead-lettered, with the type and message id of what it carries: what a test
+    /// that expects none says when it finds some.
+    public static func describe(_ deadLetters: [AMQPDelivery]) -> String {
+        deadLetters.map { letter in
+            let headers = letter.properties.headers
+            let reason = headers[DeadLetterInfo.Header.reason.rawValue]?.stringValue ?? "no reason"
+            let detail = headers[DeadLetterInfo.Header.detail.rawValue]?.stringValue ?? ""
+            return "\(letter.properties.type ?? "no type") \(letter.properties.messageID ?? "no id"): \(reason): \(detail)"
+        }.joined(separator: "; ")
+    }
+
     /// Deletes the test's topology.
     public func cleanUp() async {
         await topology.delete(on: channel)

@@ -8,7 +8,8 @@ extension ResponsePipeline {
     /// Only the stored follow-up counts, never the message: one that is not pending for this notification (handled
     /// already, dropped with a replacement or removal, or never scheduled: a forged message) is ignored, and so is one
     /// whose handler is no longer registered, or that came under a routing key other than its notification's (the
-    /// worker routes each by its notification, so another one was published by someone else). One that is not due yet
+    /// worker routes each by its notification, so another one was published by someone else; for that reason the
+    /// batch ignores one whose id the inbox holds for another notification before this runs). One that is not due yet
     /// by this worker's clock goes down the ladder again, committing nothing. A due one runs its handler on the
     /// notification as it is now (in `lane`), and its commit takes it off the pending list and writes its inbox entry,
     /// so it is handled once.
@@ -16,7 +17,7 @@ extension ResponsePipeline {
         _ member: BatchMember, _ followUp: DecodedFollowUp, on known: NotificationRecord?, in lane: ChainLanes.Call
     ) async -> Handling {
         guard followUp.message.routingKey == followUp.requestIdentifier else {
-            return ignored(member, why: "its routing key is not its notification's request identifier")
+            return ignoredFollowUp(member, why: "its routing key is not its notification's request identifier")
         }
         let stored: [PendingFollowUp]
         do {
@@ -25,13 +26,13 @@ extension ResponsePipeline {
             return handlerFailure(error, of: followUp.id)
         }
         guard let known, !known.isRemoved, let pending = stored.first(where: { $0.followUp.id == followUp.id }) else {
-            return ignored(
+            return ignoredFollowUp(
                 member, why: "no such follow-up is pending: its notification was replaced or removed since, or the "
                     + "message is not one the worker sent")
         }
         guard pending.notificationDate.map(Succession.microseconds) == known.notificationDate.map(Succession.microseconds)
         else {
-            return ignored(member, why: "the notification it was scheduled for was replaced since")
+            return ignoredFollowUp(member, why: "the notification it was scheduled for was replaced since")
         }
         // In whole milliseconds, rounded as the stored due date was (InternetDate keeps milliseconds): compared
         // finer, a follow-up back within half a millisecond of its due time would wait another step for a rounding.
@@ -45,7 +46,7 @@ extension ResponsePipeline {
                     disposition: .deferred))
         }
         guard let receiver = registry.receiver(named: pending.handler) else {
-            return ignored(member, why: "the handler that scheduled it is no longer registered")
+            return ignoredFollowUp(member, why: "the handler that scheduled it is no longer registered")
         }
         do {
             let cause = FollowUpCause(pending: pending, record: known, message: followUp.message)
@@ -96,7 +97,7 @@ extension ResponsePipeline {
 
     /// A follow-up that needs nothing done: acknowledged, counted as ignored, and logged with `why` at debug, as an
     /// unrouted response is (anyone who can publish to the input exchange could otherwise write to the log).
-    private func ignored(_ member: BatchMember, why: String) -> Handling {
+    func ignoredFollowUp(_ member: BatchMember, why: String) -> Handling {
         member.log.log(.debug, "follow-up ignored", ["outcome": "ignored", "why": "\(why)"])
         return .done(.completed(outputs: [], disposition: .ignored))
     }

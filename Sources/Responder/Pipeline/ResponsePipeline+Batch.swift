@@ -344,7 +344,14 @@ extension ResponsePipeline {
             case .success(.processed(let outputs)):
                 cursor.record(.done(.completed(outputs: outputs, disposition: .deduplicated)))
             case .success(.idReused):
-                cursor.record(.done(Self.idReused))
+                if case .followUp = input {
+                    // The worker routes a follow-up by its notification, so one whose id the inbox holds for another
+                    // notification was published by someone else: ignored as every forged follow-up is, not
+                    // dead-lettered with advice for a producer, which it does not come from.
+                    cursor.record(ignoredFollowUp(member, why: "its id was handled as another notification's follow-up"))
+                } else {
+                    cursor.record(.done(Self.idReused))
+                }
             case .success(.unprocessed(let stored)):
                 let known = cursor.current ?? stored
                 let call = ChainLanes.Call(lane: lane, cursor: cursor, known: known)
