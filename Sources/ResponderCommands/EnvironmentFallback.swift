@@ -31,9 +31,7 @@ struct EnvironmentFallback {
     /// `RESPONDER_STATE_FILE` names (a mounted secret, so a PostgreSQL password stays off command lines and the
     /// environment), else the default file. `replay` and `migrate` never come here (``CommandLineState``).
     func stateLocation(_ flag: String?) throws(SettingError) -> String {
-        if let location = try Settings.state.resolveOptional(flag, self) { return location }
-        if let location = try fileContents(Settings.stateFileVariable) { return location }
-        return try Settings.state.resolve(nil, self)
+        try secret(Settings.state, orFileIn: Settings.stateFileVariable, flag)
     }
 
     /// The trimmed contents of the file the environment variable `variable` names, or nil when it is not set.

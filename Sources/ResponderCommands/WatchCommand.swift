@@ -42,7 +42,7 @@ struct WatchCommand: AsyncParsableCommand {
         defer { stopper.cancel() }
         var seen = 0
         for try await delivery in tap.deliveries {
-            FileHandle.standardOutput.write(Data((Self.line(for: delivery) + "\n").utf8))
+            FileHandle.standardOutput.write(Data((Self.line(for: InboundMessage(delivery)) + "\n").utf8))
             try channel.ack(deliveryTag: delivery.deliveryTag)
             seen += 1
             if let limit, seen >= limit { break }
@@ -52,11 +52,6 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// The human form of one message at the watched exchange: each kind the worker publishes in a line of its own,
     /// never a body that is not the contract's (what a handler sent may hold what a user typed).
-    static func line(for delivery: AMQPDelivery) -> String {
-        line(for: InboundMessage(delivery))
-    }
-
-    /// The human form of `message`, as for a delivery.
     static func line(for message: InboundMessage) -> String {
         let properties = message.properties
         // A dead letter keeps its input's body (a response, with its userText): only the failure is shown.

@@ -196,7 +196,6 @@ enum PostgresSchema {
         ],
     ]
 
-    /// The newest version this build knows.
     /// Version 3's `commit_events`, which workers of builds before version 5 call. Version 5 replaces it with the same
     /// function fenced against removed notifications (``removedFence(_:)``).
     private static let commitEventsOfVersion3 =
@@ -269,6 +268,7 @@ enum PostgresSchema {
                 with: "WHERE request_identifier = requests[i] AND version = loaded_versions[i] AND NOT removed;")
     }
 
+    /// The newest version this build knows.
     static var version: Int { migrations.count }
 
     /// The advisory lock's first key; the second is the hash of the schema's name.

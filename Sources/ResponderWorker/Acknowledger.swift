@@ -30,12 +30,7 @@ final class Acknowledger: Sendable {
     /// Rejects `tag` without requeueing: the input queue's dead-letter exchange takes the message as the broker
     /// holds it. Sends the acks waiting in the tracker too.
     func deadLetterThroughBroker(_ tag: UInt64) throws(AMQPError) {
-        let sent = try tracker.withLock { tracker throws(AMQPError) in
-            try channel.reject(deliveryTag: tag, requeue: false)
-            tracker.settled(tag, acked: false)
-            return try send(tracker.takeAcks())
-        }
-        time(sent)
+        try reject(tag, requeue: false)
     }
 
     /// Records `tag` accepted, to be acked by the next ``sendAcks()``, or rejects it back to the queue for
@@ -47,10 +42,14 @@ final class Acknowledger: Sendable {
     /// (a nack there means "not processed", which does not count).
     func settle(_ tag: UInt64, accepted: Bool) throws(AMQPError) {
         guard !accepted else { return tracker.withLock { $0.settled(tag, acked: true) } }
-        // Inputs accepted behind this one may wait for it (AckTracker): their acks go out with the reject, since
-        // no ``sendAcks()`` may follow for this channel.
+        try reject(tag, requeue: true)
+    }
+
+    /// Rejects `tag` and sends the acks waiting in the tracker with it: inputs accepted behind it may wait for it
+    /// (AckTracker), and after a requeue no ``sendAcks()`` may follow for this channel.
+    private func reject(_ tag: UInt64, requeue: Bool) throws(AMQPError) {
         let sent = try tracker.withLock { tracker throws(AMQPError) in
-            try channel.reject(deliveryTag: tag, requeue: true)
+            try channel.reject(deliveryTag: tag, requeue: requeue)
             tracker.settled(tag, acked: false)
             return try send(tracker.takeAcks())
         }
