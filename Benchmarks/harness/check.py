@@ -21,6 +21,9 @@ from instructions import COUNTED_UNDER
 DEFAULT_THRESHOLDS = Path(__file__).resolve().parents[1] / "thresholds.json"
 # The instruction bounds are set 3% over a count: twice that under one means savings elsewhere have loosened it.
 LOOSE = 0.06
+# Between runs of one day on one machine the limit's client CPU per event moves by up to about 20%; more than this
+# means the µs bounds were set on a machine of another speed.
+ANOTHER_MACHINE = 0.25
 
 
 def _short(measured, bound, unit=""):
@@ -106,10 +109,21 @@ def misses(document, thresholds):
 
 
 def notes(document, thresholds, results=DEFAULT_THRESHOLDS.parent / "results"):
-    """What to know beside the verdict, one line each, never a miss: a replay count more than LOOSE under its bound
-    (the bounds are absolute, so a saving elsewhere loosens every guard: count the fast paths again and tighten), and
-    a bound counted under other facts of COUNTED_UNDER than this run (its `instructions_from` file in `results`)."""
+    """What to know beside the verdict, one line each, never a miss: a limit whose client CPU per event is more than
+    ANOTHER_MACHINE away from the one the µs bounds were set beside (`limit_client_cpu_us_per_event`: the machine's
+    speed moved, and absolute bounds with it), a replay count more than LOOSE under its bound (the bounds are
+    absolute, so a saving elsewhere loosens every guard: count the fast paths again and tighten), and a bound counted
+    under other facts of COUNTED_UNDER than this run (its `instructions_from` file in `results`)."""
     found = []
+    limits = {run["mix"]: run for run in document.get("runs", [])
+              if run.get("variant") == "limit" and run.get("prefetch") == thresholds.get("prefetch")
+              and run.get("status") == "ok"}
+    for mix, then in sorted(thresholds.get("limit_client_cpu_us_per_event", {}).items()):
+        if (run := limits.get(mix)) is None or abs(run["client_cpu_us_per_event"] - then) <= then * ANOTHER_MACHINE:
+            continue
+        found.append(f"{mix}: the limit spent {run['client_cpu_us_per_event']} µs client CPU per event in this run and "
+                     f"{then} where the µs bounds were set: the machine's speed differs, so those bounds compare "
+                     f"days, not code; compare with a --baseline run and set them again from it")
     replays = {(run["mix"], run["store"]): run for run in document.get("replay", []) if run.get("status") == "ok"}
     for row in thresholds.get("replay", []):
         name = f"{row['mix']} replay {row['store']}"

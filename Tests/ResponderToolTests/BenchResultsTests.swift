@@ -82,6 +82,26 @@ import WorkerHarness
         ])
     }
 
+    /// The µs bounds are absolute: a limit that spends far more or less CPU an event than it did where they were set
+    /// says the machine's speed moved, a note beside the verdict; within a day's spread it says nothing.
+    @Test func aLimitOfAnotherSpeedThanTheBoundsWereSetBesideIsNoted() async throws {
+        let thresholds: [String: Any] = [
+            "prefetch": 200,
+            "rows": [["mix": "redgreen", "variant": "responder", "max_client_cpu_us_per_event": 100]],
+        ]
+        let slower = try await Self.check(
+            thresholds.merging(["limit_client_cpu_us_per_event": ["redgreen": 5.5, "every-update": 1.5]]) { $1 })
+        #expect(slower.status == 0, "\(slower.output)")
+        #expect(slower.output.split(separator: "\n") == [
+            "bench: note: redgreen: the limit spent 8.2 µs client CPU per event in this run and 5.5 where the µs "
+                + "bounds were set: the machine's speed differs, so those bounds compare days, not code; compare "
+                + "with a --baseline run and set them again from it",
+            "bench: the run meets all 1 thresholds",
+        ], "every-update has no limit row in the run")
+        let alike = try await Self.check(thresholds.merging(["limit_client_cpu_us_per_event": ["redgreen": 7.0]]) { $1 })
+        #expect(alike.output.split(separator: "\n") == ["bench: the run meets all 1 thresholds"])
+    }
+
     @Test func eachMissedThresholdFailsTheCheckAndSaysByHowMuch() async throws {
         let result = try await Self.check([
             "prefetch": 200,
