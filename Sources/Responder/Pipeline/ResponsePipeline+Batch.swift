@@ -377,86 +377,6 @@ extension ResponsePipeline {
         return changed
     }
 
-    /// Handles a response on `known`, its notification's state, judged by ``Succession``: on it, on fresh state
-    /// when the response's notification replaced it, or not at all when that one was replaced or removed since.
-    private func handle(
-        _ member: BatchMember, _ response: DecodedResponse, by receiver: Route.Receiver, on known: NotificationRecord?,
-        in call: ChainLanes.Call
-    ) async -> Handling {
-        let notification = response.event.data.notification
-        let category = notification.request.content.categoryIdentifier
-        let fresh = { [self] (replaced: NotificationRecord?) in
-            freshRecord(response.requestIdentifier, category: category, delivered: notification.date, replacing: replaced)
-        }
-        guard let known else {
-            let record = fresh(nil)
-            return await handle(member, response, by: receiver, on: record, stored: record, startsFresh: false, in: call)
-        }
-        let succession = Succession.of(known, date: notification.date, category: category) { fresh(known) }
-        switch succession {
-        case .stale(let why):
-            member.log.log(.debug, "response to an earlier notification", ["outcome": "stale", "why": "\(why)"])
-            return .done(.completed(outputs: [], disposition: .stale))
-        case .conflicting(let why):
-            return .done(.deadLetter(reason: .categoryChanged, detail: why))
-        case .current(let record):
-            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: false, in: call)
-        case .replacement(let record):
-            return await handle(member, response, by: receiver, on: record, stored: known, startsFresh: true, in: call)
-        }
-    }
-
-    /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit: the record the
-    /// handlers left, unless it is still `stored`, the notification as the store holds it. When `startsFresh` (a
-    /// replacement), `record` is a fresh one whose category, actions and handler states replace the stored ones.
-    private func handle(
-        _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
-        stored: NotificationRecord, startsFresh: Bool, in call: ChainLanes.Call
-    ) async -> Handling {
-        do {
-            let handled = try await ServiceContext.withValue(member.span?.context ?? ServiceContext.current) {
-                try await run(receiver, for: input, on: record, log: member.log, in: call)
-            }
-            if let refusal = try checkHandled(handled) { return refusal }
-            let entry = InboxEntry(
-                source: input.event.source, eventID: input.event.id, requestIdentifier: input.requestIdentifier,
-                outputs: handled.outputs, processedAt: Date())
-            // An update carries the version its commit gives the notification, so a response with an update writes
-            // the notification even when nothing else of it changed.
-            let changed = handled.record == stored && handled.outputs.isEmpty ? nil : handled.record
-            return .commit(
-                StateCommit(
-                    inboxEntry: entry, notification: changed,
-                    actionsChanged: startsFresh || handled.record.actions != stored.actions,
-                    replacesHandlerStates: startsFresh || handled.record.isRemoved))
-        } catch {
-            return handlerFailure(error, of: input.event.id)
-        }
-    }
-
-    /// Reports the handlers' end to ``PipelineConfiguration/stepReached`` (whose error fails the input as a handler's
-    /// would) and says whether what they left must not be committed: a dead letter when one of its outputs cannot be
-    /// published, else nil.
-    func checkHandled(_ handled: HandledResponse) throws -> Handling? {
-        try configuration.stepReached?(.afterHandler)
-        guard let problem = unpublishable(handled.outputs) else { return nil }
-        return .done(
-            .deadLetter(reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
-    }
-
-    /// The outcome of the input `eventID` whose handlers threw `error`: as retryable as the handler says, or, after
-    /// a run of ``DependencyUnavailable`` from one handler, a pause.
-    func handlerFailure(_ error: any Error, of eventID: String) -> Handling {
-        guard let failure = error as? HandlerRunError else { return .done(.failed(error, retryable: true)) }
-        // Without a handler, no call was made (too many calls cut off still run): nothing to count against one.
-        if let unavailable = failure.underlying as? DependencyUnavailable,
-            failure.handler.map({ dependencyFailures.failed($0, eventID) }) ?? true
-        {
-            return .done(.dependencyUnavailable(unavailable))
-        }
-        return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
-    }
-
     /// The outcome of an event whose load or commit failed with `error`: an unavailable store pauses, a refused value
     /// dead-letters the event, and another error fails it (retryably) unless the streak of such failures
     /// (``StoreFailureStreak``) says the store is unavailable after all.
@@ -471,25 +391,4 @@ extension ResponsePipeline {
             return .failed(error, retryable: true)
         }
     }
-}
-
-/// A batch's outcomes as far as ``ResponsePipeline/handle(_:concurrency:under:holdingBack:on:patience:)`` waited
-/// for them.
-public struct BatchOutcomes: Sendable {
-    /// By batch position; nil for an event held back behind an earlier one of its notification, or in a slow chain.
-    public var outcomes: [ResponseOutcome?]
-    /// The notifications whose handler calls outlasted the batch's patience.
-    public var slowChains: [SlowChain]
-}
-
-/// The events of one notification in a batch whose handler call outlasted the batch's patience: they settle on their
-/// own, once the call returns or is cut at its deadline.
-public struct SlowChain: Sendable {
-    /// The events' batch positions, in order.
-    public let positions: [Int]
-    let settle: @Sendable () async -> [ResponseOutcome?]
-
-    /// The events' outcomes, in the order of ``positions`` (nil: held back behind an earlier one), once the chain's
-    /// last call ended and its effects were committed. Cancelling the caller cancels the call.
-    public func outcomes() async -> [ResponseOutcome?] { await settle() }
 }

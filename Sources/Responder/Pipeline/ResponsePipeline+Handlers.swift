@@ -171,6 +171,29 @@ extension ResponsePipeline {
         metrics.delegateDuration.record(duration: clock.now - start)
         requests = context.requests
     }
+
+    /// Reports the handlers' end to ``PipelineConfiguration/stepReached`` (whose error fails the input as a handler's
+    /// would) and says whether what they left must not be committed: a dead letter when one of its outputs cannot be
+    /// published, else nil.
+    func checkHandled(_ handled: HandledResponse) throws -> Handling? {
+        try configuration.stepReached?(.afterHandler)
+        guard let problem = unpublishable(handled.outputs) else { return nil }
+        return .done(
+            .deadLetter(reason: .unpublishable, detail: "an output built for this input cannot be published: \(problem)"))
+    }
+
+    /// The outcome of the input `eventID` whose handlers threw `error`: as retryable as the handler says, or, after
+    /// a run of ``DependencyUnavailable`` from one handler, a pause.
+    func handlerFailure(_ error: any Error, of eventID: String) -> Handling {
+        guard let failure = error as? HandlerRunError else { return .done(.failed(error, retryable: true)) }
+        // Without a handler, no call was made (too many calls cut off still run): nothing to count against one.
+        if let unavailable = failure.underlying as? DependencyUnavailable,
+            failure.handler.map({ dependencyFailures.failed($0, eventID) }) ?? true
+        {
+            return .done(.dependencyUnavailable(unavailable))
+        }
+        return .done(.failed(failure.underlying, retryable: failure.underlying.isRetryableHandlerError))
+    }
 }
 
 extension ResponsePipeline {
