@@ -84,9 +84,10 @@ final class SQLiteCheckpointer: Sendable {
     /// next write can start the WAL over and cut it back. It waits for no one; TRUNCATE would wait for readers
     /// still using old frames, holding up commits.
     ///
-    /// SQLite refuses a checkpoint at once with SQLITE_BUSY, busy timeout or not, while another connection to the
-    /// file (another process's helper, or one of its commits copying its tail) is checkpointing. That one copies
-    /// the frames instead, and the rows are deleted already, so the refusal is no failure of the pruning.
+    /// SQLite refuses a PASSIVE checkpoint at once with SQLITE_BUSY, busy timeout or not, while another connection
+    /// to the file holds the checkpoint lock (another process's helper, a writer copying its tail, a recovery). The
+    /// rows are deleted by then, so the refusal is no failure of the pruning: the WAL is left to the next
+    /// checkpoint, as after any pass the helper skips.
     func checkpoint() async throws {
         guard let helper = state.withLock({ $0.helper }) else { return }
         try await helper.writeWithoutTransaction { db in

@@ -171,6 +171,25 @@ import Testing
         #expect(handler.journal.entries.count == 1)
     }
 
+    /// Follow-up ids of the earlier form (`<event id>/follow-up-<n>`) were the same for two sources' events of one
+    /// id, so two notifications' genuine follow-ups could share one: the second is dead-lettered as an id reused, as
+    /// before, where a copy of a current id is ignored.
+    @Test func aFollowUpOfAnEarlierFormIdHandledForAnotherNotificationIsDeadLettered() async throws {
+        let store = InMemoryStateStore()
+        let pipeline = try pipeline(store: store)
+        let genuine = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r1"))))
+        for (id, expected) in [("r1/follow-up-1", DeadLetterReason.eventIDReused), (r1FollowUp, nil)] {
+            let handled = InboxEntry(
+                source: FollowUp.inboxSource, eventID: id, requestIdentifier: "note-9", outputs: [], processedAt: .now)
+            _ = try await store.commit(StateCommit(inboxEntry: handled, notification: nil))
+            var message = genuine
+            message.body = EventCodec.encode(["followUp": id, "requestIdentifier": "note-1"])
+            let outcome = await pipeline.process(message)
+            #expect(outcome.deadLetterReason == expected, "\(id)")
+            if expected == nil { #expect(outcome.disposition == .ignored) }
+        }
+    }
+
     /// A follow-up message's identifiers follow the contract's rules, as an event's: a U+0000 in the request
     /// identifier would make PostgreSQL refuse the load of the whole batch. One routed under another key than its
     /// notification's is not one the worker sent.

@@ -37,6 +37,12 @@ public struct FollowUp: Sendable, Hashable, Codable {
         return "follow-up-" + SHA256.hash(Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Whether `id` has the form ``id(source:causedBy:number:)`` gives, unique per source: ids of the earlier form
+    /// (`<event id>/follow-up-<n>`) were the same for two sources' events of one id.
+    static func isUniquePerSource(_ id: String) -> Bool {
+        id.utf8.count == 74 && id.hasPrefix("follow-up-")
+    }
+
     /// How far ahead a follow-up may be due, in seconds: a year. A later due date counts as this far from the call
     /// that scheduled it, so every due date is one the notification's stored state can hold.
     public static let horizon: TimeInterval = 365 * 24 * 60 * 60

@@ -344,10 +344,13 @@ extension ResponsePipeline {
             case .success(.processed(let outputs)):
                 cursor.record(.done(.completed(outputs: outputs, disposition: .deduplicated)))
             case .success(.idReused):
-                if case .followUp = input {
-                    // The worker routes a follow-up by its notification, so one whose id the inbox holds for another
-                    // notification was published by someone else: ignored as every forged follow-up is, not
-                    // dead-lettered with advice for a producer, which it does not come from.
+                if case .followUp(let followUp) = input, FollowUp.isUniquePerSource(followUp.id) {
+                    // A follow-up's id is unique per source and the worker routes it by its notification, so one whose
+                    // id the inbox holds for another notification was published by someone else: ignored as every
+                    // forged follow-up is, not dead-lettered with advice for a producer it does not come from. (A
+                    // producer that reused an event's source and id once the inbox forgot it, while it still holds
+                    // the first event's follow-up, gets the same id for the second's: ignored too, its follow-up
+                    // never runs.) Ids of the earlier form collided for real, and are dead-lettered as before.
                     cursor.record(ignoredFollowUp(member, why: "its id was handled as another notification's follow-up"))
                 } else {
                     cursor.record(.done(Self.idReused))

@@ -35,7 +35,7 @@ extension ResponsePipeline {
     /// Runs one event's handlers on `record` (within its `handle` span) and says what to commit: the record the
     /// handlers left, unless it is still `stored`, the notification as the store holds it. When `startsFresh` (a
     /// replacement), `record` is a fresh one whose category, actions and handler states replace the stored ones.
-    func handle(
+    private func handle(
         _ member: BatchMember, _ input: DecodedResponse, by receiver: Route.Receiver, on record: NotificationRecord,
         stored: NotificationRecord, startsFresh: Bool, in call: ChainLanes.Call
     ) async -> Handling {
