@@ -4,7 +4,7 @@
     python3 Benchmarks/harness/check.py Benchmarks/results/DATE-COMMIT.json [--thresholds FILE]
 
 `scripts/bench --check` does the same for the run it has just made. Thresholds are ratios to the limit measured in
-the same run (which makes them hold on another machine) and client CPU per event (of `responder replay` too), and
+the same run (which makes them hold on another machine) and client CPU per event (which does not: see notes()), and
 replay's instructions per event under callgrind, which do not move with the machine's load (only with the code and
 with what COUNTED_UNDER names) and so guard fast paths whose saving is smaller than one replay's CPU spread; a row
 the thresholds name and the run did not measure, or measured as failed, is a miss too: a check that nothing was
@@ -21,8 +21,8 @@ from instructions import COUNTED_UNDER
 DEFAULT_THRESHOLDS = Path(__file__).resolve().parents[1] / "thresholds.json"
 # The instruction bounds are set 3% over a count: twice that under one means savings elsewhere have loosened it.
 LOOSE = 0.06
-# Between runs of one day on one machine the limit's client CPU per event moves by up to about 20%; more than this
-# means the µs bounds were set on a machine of another speed.
+# Between runs of one day on one machine the every-update limit's client CPU per event moved by less than 10%
+# (thresholds.json's limit_note); more than this means the µs bounds were set on a machine of another speed.
 ANOTHER_MACHINE = 0.25
 
 
