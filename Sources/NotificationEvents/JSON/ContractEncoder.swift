@@ -206,10 +206,10 @@ final class ContractEncoder: Encoder {
 
     // MARK: Filling containers
 
-    fileprivate var elementCount: Int { members.count }
+    var elementCount: Int { members.count }
 
     /// Appends a member (`key` non-nil) or element whose text `write` appends.
-    fileprivate func add(_ key: String?, _ write: (inout [UInt8]) throws -> Void) rethrows {
+    func add(_ key: String?, _ write: (inout [UInt8]) throws -> Void) rethrows {
         let keyRange = appendKey(key)
         let start = scratch.count
         try write(&scratch)
@@ -217,7 +217,7 @@ final class ContractEncoder: Encoder {
     }
 
     /// Appends a member or element holding `value`; `{}` when its `encode(to:)` encoded nothing.
-    fileprivate func add<T: Encodable>(_ key: String?, _ value: T, codingKey: any CodingKey) throws {
+    func add<T: Encodable>(_ key: String?, _ value: T, codingKey: any CodingKey) throws {
         let keyRange = appendKey(key)
         let start = scratch.count
         if try !append(value, key: codingKey, to: &scratch, depth: depth + 1) {
@@ -227,7 +227,7 @@ final class ContractEncoder: Encoder {
     }
 
     /// Appends a member or element that a nested container or `superEncoder` fills.
-    fileprivate func addDeferred(_ key: String?, codingKey: any CodingKey) -> ContractEncoder {
+    func addDeferred(_ key: String?, codingKey: any CodingKey) -> ContractEncoder {
         let nested = ContractEncoder(parent: self, key: codingKey, depth: depth + 1)
         members.append(Member(key: appendKey(key), value: 0..<0, deferredIndex: deferred.count))
         deferred.append(nested)
@@ -245,7 +245,7 @@ final class ContractEncoder: Encoder {
     }
 
     /// Sets this encoder's value to the text `write` appends.
-    fileprivate func setSingle(_ write: (inout [UInt8]) throws -> Void) rethrows {
+    func setSingle(_ write: (inout [UInt8]) throws -> Void) rethrows {
         scratch.removeAll(keepingCapacity: true)
         try write(&scratch)
         single = 0..<scratch.count
@@ -253,7 +253,7 @@ final class ContractEncoder: Encoder {
     }
 
     /// Sets this encoder's value to `value`, which stands in for it at the same place and depth.
-    fileprivate func setSingle<T: Encodable>(_ value: T) throws {
+    func setSingle<T: Encodable>(_ value: T) throws {
         scratch.removeAll(keepingCapacity: true)
         if try !append(value, key: nil, to: &scratch, depth: depth) {
             JSONText.append("{}", to: &scratch)
@@ -262,146 +262,9 @@ final class ContractEncoder: Encoder {
         kind = .single
     }
 
-    fileprivate func float<T: BinaryFloatingPoint & CustomStringConvertible>(
+    func float<T: BinaryFloatingPoint & CustomStringConvertible>(
         _ value: T, at codingKey: (any CodingKey)?
     ) -> (inout [UInt8]) throws -> Void {
         { bytes in try JSONText.appendFloat(value, to: &bytes, codingPath: self.codingPath + (codingKey.map { [$0] } ?? [])) }
-    }
-}
-
-private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let encoder: ContractEncoder
-
-    var codingPath: [any CodingKey] { encoder.codingPath }
-
-    mutating func encodeNil(forKey key: Key) { encoder.add(key.stringValue) { JSONText.append("null", to: &$0) } }
-    mutating func encode(_ value: Bool, forKey key: Key) {
-        encoder.add(key.stringValue) { value ? JSONText.append("true", to: &$0) : JSONText.append("false", to: &$0) }
-    }
-    mutating func encode(_ value: String, forKey key: Key) {
-        encoder.add(key.stringValue) { JSONText.appendString(value, to: &$0) }
-    }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        try encoder.add(key.stringValue, encoder.float(value, at: key))
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        try encoder.add(key.stringValue, encoder.float(value, at: key))
-    }
-    mutating func encode(_ value: Int, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: Int8, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { integer(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { integer(value, key) }
-
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encoder.add(key.stringValue, value, codingKey: key)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
-        -> KeyedEncodingContainer<NestedKey> {
-        encoder.addDeferred(key.stringValue, codingKey: key).container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        encoder.addDeferred(key.stringValue, codingKey: key).unkeyedContainer()
-    }
-
-    mutating func superEncoder() -> any Encoder {
-        encoder.addDeferred("super", codingKey: FieldKey("super"))
-    }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        encoder.addDeferred(key.stringValue, codingKey: key)
-    }
-
-    private func integer(_ value: some BinaryInteger, _ key: Key) {
-        encoder.add(key.stringValue) { JSONText.appendInteger(value, to: &$0) }
-    }
-}
-
-private struct UnkeyedContainer: UnkeyedEncodingContainer {
-    let encoder: ContractEncoder
-
-    var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { encoder.elementCount }
-
-    private var nextKey: ArrayIndexKey { ArrayIndexKey(count) }
-
-    mutating func encodeNil() { add { JSONText.append("null", to: &$0) } }
-    mutating func encode(_ value: Bool) { add { value ? JSONText.append("true", to: &$0) : JSONText.append("false", to: &$0) } }
-    mutating func encode(_ value: String) { add { JSONText.appendString(value, to: &$0) } }
-    mutating func encode(_ value: Double) throws { try add(encoder.float(value, at: nextKey)) }
-    mutating func encode(_ value: Float) throws { try add(encoder.float(value, at: nextKey)) }
-    mutating func encode(_ value: Int) { integer(value) }
-    mutating func encode(_ value: Int8) { integer(value) }
-    mutating func encode(_ value: Int16) { integer(value) }
-    mutating func encode(_ value: Int32) { integer(value) }
-    mutating func encode(_ value: Int64) { integer(value) }
-    mutating func encode(_ value: UInt) { integer(value) }
-    mutating func encode(_ value: UInt8) { integer(value) }
-    mutating func encode(_ value: UInt16) { integer(value) }
-    mutating func encode(_ value: UInt32) { integer(value) }
-    mutating func encode(_ value: UInt64) { integer(value) }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try encoder.add(nil, value, codingKey: nextKey)
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-        -> KeyedEncodingContainer<NestedKey> {
-        encoder.addDeferred(nil, codingKey: nextKey).container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        encoder.addDeferred(nil, codingKey: nextKey).unkeyedContainer()
-    }
-
-    mutating func superEncoder() -> any Encoder {
-        encoder.addDeferred(nil, codingKey: nextKey)
-    }
-
-    private mutating func add(_ write: (inout [UInt8]) throws -> Void) rethrows {
-        try encoder.add(nil, write)
-    }
-
-    private mutating func integer(_ value: some BinaryInteger) {
-        add { JSONText.appendInteger(value, to: &$0) }
-    }
-}
-
-private struct SingleValueContainer: SingleValueEncodingContainer {
-    let encoder: ContractEncoder
-
-    var codingPath: [any CodingKey] { encoder.codingPath }
-
-    mutating func encodeNil() { encoder.setSingle { JSONText.append("null", to: &$0) } }
-    mutating func encode(_ value: Bool) {
-        encoder.setSingle { value ? JSONText.append("true", to: &$0) : JSONText.append("false", to: &$0) }
-    }
-    mutating func encode(_ value: String) { encoder.setSingle { JSONText.appendString(value, to: &$0) } }
-    mutating func encode(_ value: Double) throws { try encoder.setSingle(encoder.float(value, at: nil)) }
-    mutating func encode(_ value: Float) throws { try encoder.setSingle(encoder.float(value, at: nil)) }
-    mutating func encode(_ value: Int) { integer(value) }
-    mutating func encode(_ value: Int8) { integer(value) }
-    mutating func encode(_ value: Int16) { integer(value) }
-    mutating func encode(_ value: Int32) { integer(value) }
-    mutating func encode(_ value: Int64) { integer(value) }
-    mutating func encode(_ value: UInt) { integer(value) }
-    mutating func encode(_ value: UInt8) { integer(value) }
-    mutating func encode(_ value: UInt16) { integer(value) }
-    mutating func encode(_ value: UInt32) { integer(value) }
-    mutating func encode(_ value: UInt64) { integer(value) }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try encoder.setSingle(value)
-    }
-
-    private func integer(_ value: some BinaryInteger) {
-        encoder.setSingle { JSONText.appendInteger(value, to: &$0) }
     }
 }
