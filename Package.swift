@@ -66,11 +66,14 @@ let package = Package(
         .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
         // glibc's malloc.h, which Glibc's module map omits: `responder run` sets its heap thresholds with mallopt().
         .systemLibrary(name: "CMalloc"),
+        // A message's properties and AMQP's field tables as plain Swift values, without the wire: what the client
+        // reads and writes, and what the layers above it can share without linking librabbitmq.
+        .target(name: "Messaging", swiftSettings: fuzzing),
         // The Swift AMQP client: I/O threads that each carry one or more connections, async API. The only importer of
         // the librabbitmq modules.
         .target(
             name: "AMQP",
-            dependencies: ["CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Messaging", "CRabbitMQ", "CRabbitMQShim", .product(name: "Logging", package: "swift-log")],
             swiftSettings: fuzzing
         ),
         .testTarget(name: "AMQPTests", dependencies: ["AMQP", "CRabbitMQ"]),

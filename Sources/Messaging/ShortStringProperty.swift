@@ -22,7 +22,7 @@ public enum ShortStringProperty: CaseIterable, Sendable {
     case appID
 
     /// Its name in a problem's text.
-    @usableFromInline var name: StaticString {
+    public var name: StaticString {
         switch self {
         case .contentType: "content-type"
         case .contentEncoding: "content-encoding"

@@ -7,12 +7,12 @@ public struct FieldTable: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
     /// One entry, as the sequence yields it.
     public typealias Element = (key: String, value: FieldValue)
 
-    struct Entry: Sendable, Hashable {
-        var key: String
-        var value: FieldValue
+    package struct Entry: Sendable, Hashable {
+        package var key: String
+        package var value: FieldValue
     }
 
-    private(set) var entries: [Entry]
+    package private(set) var entries: [Entry]
 
     /// An empty table.
     public init() {
@@ -78,11 +78,11 @@ public struct FieldTable: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
     }
 
     /// Appends without looking for an existing key: for decoding, where the wire order is kept as it is.
-    mutating func appendDecoded(key: String, value: FieldValue) {
+    package mutating func appendDecoded(key: String, value: FieldValue) {
         entries.append(Entry(key: key, value: value))
     }
 
-    mutating func reserveCapacity(_ capacity: Int) {
+    package mutating func reserveCapacity(_ capacity: Int) {
         entries.reserveCapacity(capacity)
     }
 }
