@@ -69,6 +69,7 @@ let package = Package(
         // A message's properties and AMQP's field tables as plain Swift values, without the wire: what the client
         // reads and writes, and what the layers above it can share without linking librabbitmq.
         .target(name: "Messaging", swiftSettings: fuzzing),
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging"]),
         // The Swift AMQP client: I/O threads that each carry one or more connections, async API. The only importer of
         // the librabbitmq modules.
         .target(
