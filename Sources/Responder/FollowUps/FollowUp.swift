@@ -34,14 +34,17 @@ public struct FollowUp: Sendable, Hashable, Codable {
     public static func id(source: String, causedBy causationId: String, number: Int) -> String {
         // Each part with its length first, so no two triples read as the same bytes.
         let parts = [source, causationId, String(number)].map { "\($0.utf8.count):\($0)" }.joined()
-        return "follow-up-" + SHA256.hash(Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
+        return idPrefix + SHA256.hash(Array(parts.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Whether `id` has the form ``id(source:causedBy:number:)`` gives, unique per source: ids of the earlier form
     /// (`<event id>/follow-up-<n>`) were the same for two sources' events of one id.
     static func isUniquePerSource(_ id: String) -> Bool {
-        id.utf8.count == 74 && id.hasPrefix("follow-up-")
+        // The prefix and a SHA-256 digest (32 bytes) in hex.
+        id.utf8.count == idPrefix.utf8.count + 64 && id.hasPrefix(idPrefix)
     }
+
+    private static let idPrefix = "follow-up-"
 
     /// How far ahead a follow-up may be due, in seconds: a year. A later due date counts as this far from the call
     /// that scheduled it, so every due date is one the notification's stored state can hold.
