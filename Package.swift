@@ -90,6 +90,7 @@ let package = Package(
         .target(
             name: "Responder",
             dependencies: [
+                "Messaging",
                 "NotificationEvents",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

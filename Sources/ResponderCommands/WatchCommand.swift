@@ -54,13 +54,14 @@ struct WatchCommand: AsyncParsableCommand {
     /// never a body that is not the contract's (what a handler sent may hold what a user typed).
     static func line(for message: InboundMessage) -> String {
         let properties = message.properties
+        let headers = properties.jsonHeaders
         // A dead letter keeps its input's body (a response, with its userText): only the failure is shown.
-        if let failure = try? DeadLetterInfo(headers: properties.headers) {
+        if let failure = try? DeadLetterInfo(headers: headers) {
             return "\(properties.messageId ?? "(no message id)")  ✗  dead-lettered (\(failure.reason.rawValue)) "
                 + "after \(failure.attempts) attempts: \(failure.detail)"
         }
-        let binary = EventContentMode.of(contentType: properties.contentType, headers: properties.headers) == .binary
-        let (headers, contentType, body) = (properties.headers, properties.contentType, message.body)
+        let binary = EventContentMode.of(contentType: properties.contentType, headers: headers) == .binary
+        let (contentType, body) = (properties.contentType, message.body)
         if let event = try? (binary
             ? EventCodec.decodeActionSetUpdateEvent(headers: headers, contentType: contentType, body: body)
             : EventCodec.decodeActionSetUpdateEvent(body))
@@ -71,7 +72,7 @@ struct WatchCommand: AsyncParsableCommand {
                 + (buttons.isEmpty ? "(no buttons)" : buttons)
         }
         for kind in DeviceCommandKinds.all {
-            if let line = commandLine(kind, of: message, binary: binary) { return line }
+            if let line = commandLine(kind, of: message, headers: binary ? headers : nil) { return line }
         }
         // A message a handler sent (the outbox), or another publisher's: its body is theirs to read.
         let type = properties.type.map { " \($0)" } ?? ""
@@ -79,16 +80,16 @@ struct WatchCommand: AsyncParsableCommand {
             + "(routing key \(message.routingKey.isEmpty ? "none" : message.routingKey)): \(body.count) bytes, not shown"
     }
 
-    /// The line of a device command of `kind`, or nil when `message` is not one.
+    /// The line of a device command of `kind`, or nil when `message` is not one; `headers` are its attribute
+    /// headers when it is in binary mode.
     private static func commandLine<Kind: DeviceCommandKind>(
-        _ kind: Kind.Type, of message: InboundMessage, binary: Bool
+        _ kind: Kind.Type, of message: InboundMessage, headers: [String: JSONValue]?
     ) -> String? {
-        let properties = message.properties
         guard
-            let event = try? (binary
-                ? EventCodec.decodeDeviceCommandEvent(
-                    headers: properties.headers, contentType: properties.contentType, body: message.body, as: kind)
-                : EventCodec.decodeDeviceCommandEvent(message.body, as: kind))
+            let event = try? (headers.map {
+                try EventCodec.decodeDeviceCommandEvent(
+                    headers: $0, contentType: message.properties.contentType, body: message.body, as: kind)
+            } ?? EventCodec.decodeDeviceCommandEvent(message.body, as: kind))
         else { return nil }
         let command = event.data
         return "\(command.requestIdentifier)  \(cause(command.causationId, of: command.requestIdentifier))  →  \(Kind.verb)"

@@ -39,6 +39,6 @@ struct ReadMessages {
     mutating func claimDeadLetter(of id: String) throws -> DeadLetterInfo? {
         guard let delivery = deadLetters[id]?.first else { return nil }
         deadLetters[id]?.removeFirst()
-        return try DeadLetterInfo(headers: MessageProperties(delivery.properties).headers)
+        return try DeadLetterInfo(headers: MessageProperties(delivery.properties).jsonHeaders)
     }
 }

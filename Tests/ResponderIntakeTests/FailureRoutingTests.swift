@@ -43,7 +43,7 @@ import Testing
     }
 
     func info(_ publication: ForwardedInput) throws -> DeadLetterInfo {
-        try DeadLetterInfo(headers: MessageProperties(publication.properties).headers)
+        try DeadLetterInfo(headers: MessageProperties(publication.properties).jsonHeaders)
     }
 
     @Test func aRetryableFailureGoesToTheFirstRetryQueueWithoutAReason() throws {

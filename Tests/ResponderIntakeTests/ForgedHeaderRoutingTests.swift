@@ -22,7 +22,7 @@ import Testing
     }
 
     func info(_ publication: ForwardedInput) throws -> DeadLetterInfo {
-        try DeadLetterInfo(headers: MessageProperties(publication.properties).headers)
+        try DeadLetterInfo(headers: MessageProperties(publication.properties).jsonHeaders)
     }
 
     @Test(arguments: [FieldValue.int64(.max), .int64(4), .uint32(.max)])

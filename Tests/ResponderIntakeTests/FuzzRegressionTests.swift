@@ -51,7 +51,7 @@ import Testing
                     let properties = MessageProperties(delivery.properties)
                     let structured = try? EventCodec.decodeResponseEvent(fixture.bodyBytes)
                     let unbundled = try? EventCodec.decodeResponseEvent(
-                        headers: properties.headers, contentType: properties.contentType, body: delivery.body)
+                        headers: properties.jsonHeaders, contentType: properties.contentType, body: delivery.body)
                     #expect(unbundled?.id == structured?.id && unbundled?.data == structured?.data)
                 }
             }

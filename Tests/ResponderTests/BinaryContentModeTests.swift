@@ -80,7 +80,7 @@ import Testing
         let event = try structured.update
         #expect(message.properties.contentType == "application/json")
         #expect(message.body == EventCodec.encode(event.data))
-        #expect(message.properties.headers == BinaryModeHeaders.headers(of: event).merging(["traceparent": traceparent]) { $1 })
+        #expect(message.properties.jsonHeaders == BinaryModeHeaders.headers(of: event).merging(["traceparent": traceparent]) { $1 })
         #expect(message.properties.headers["cloudEvents_time"] == .string("2026-11-20T09:00:00Z"))
         var expectedProperties = structured.properties
         expectedProperties.contentType = "application/json"
@@ -89,7 +89,7 @@ import Testing
         #expect(message.exchange == structured.exchange && message.routingKey == structured.routingKey)
         #expect(
             try EventCodec.decodeActionSetUpdateEvent(
-                headers: message.properties.headers, contentType: message.properties.contentType, body: message.body)
+                headers: message.properties.jsonHeaders, contentType: message.properties.contentType, body: message.body)
                 == event)
     }
 }

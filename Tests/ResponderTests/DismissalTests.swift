@@ -87,7 +87,7 @@ import Testing
         let event = try EventCodec.decodeDeviceCommandEvent(structured.body, as: Dismissal.self)
         #expect(message.properties.contentType == "application/json")
         #expect(message.body == EventCodec.encode(event.data))
-        #expect(message.properties.headers == BinaryModeHeaders.headers(of: event))
+        #expect(message.properties.jsonHeaders == BinaryModeHeaders.headers(of: event))
         #expect(message.properties.messageId == structured.properties.messageId)
     }
 }

@@ -9,7 +9,7 @@ import Testing
     let properties = MessageProperties(
         contentType: "application/cloudevents+json", contentEncoding: "identity", messageId: "m-1",
         correlationId: "c-1", type: "t", appId: "app", timestamp: 1_795_165_200, deliveryMode: .persistent,
-        headers: ["traceparent": .string("00-a-b-01"), "attempt": .integer(2)])
+        headers: ["attempt": .int64(2), "traceparent": .string("00-a-b-01")])
 
     @Test func anInboundMessageSurvivesAFixtureLine() throws {
         let message = InboundMessage(

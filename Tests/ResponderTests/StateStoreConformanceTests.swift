@@ -24,7 +24,7 @@ import Testing
             exchange: "notifications.action-updates", routingKey: "photo-category", body: Array(0...255) + [0, 0],
             properties: MessageProperties(
                 contentType: "application/cloudevents+json", messageId: "e1/actions-updated",
-                headers: ["traceparent": .string("00-a-b-01"), "version": .integer(3)])),
+                headers: ["traceparent": .string("00-a-b-01"), "version": .int64(3)])),
         OutboundMessage(exchange: "", routingKey: "é ✓", body: [], properties: MessageProperties()),
     ]
 

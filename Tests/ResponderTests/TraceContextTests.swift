@@ -20,13 +20,13 @@ import Testing
         "00_0af7651916cd43dd8448eb211c80319c_b7ad6b7169203331_01", String(repeating: "0", count: 100_000),
     ])
     func anInvalidTraceparentIsDroppedWithItsState(value: String) {
-        let headers: [String: JSONValue] = ["traceparent": .string(value), "tracestate": .string("vendor=1")]
+        let headers: FieldTable = ["traceparent": .string(value), "tracestate": .string("vendor=1")]
         #expect(TraceContext.propagated(from: headers).isEmpty)
         #expect(TraceContext.dropsAny(of: headers))
     }
 
     @Test func aTraceparentThatIsNotAStringIsDropped() {
-        for value: JSONValue in [.integer(1), .null, .array([.string(Self.parent)]), .object(["a": .string(Self.parent)])] {
+        for value: FieldValue in [.int64(1), .void, .array([.string(Self.parent)]), .table(["a": .string(Self.parent)])] {
             #expect(TraceContext.propagated(from: ["traceparent": value]).isEmpty)
         }
     }
@@ -36,7 +36,7 @@ import Testing
         Array(repeating: "k=v", count: 32).joined(separator: ","),
     ])
     func aValidTracestateTravelsWithItsParent(state: String) {
-        let headers: [String: JSONValue] = ["traceparent": .string(Self.parent), "tracestate": .string(state)]
+        let headers: FieldTable = ["traceparent": .string(Self.parent), "tracestate": .string(state)]
         #expect(TraceContext.propagated(from: headers) == headers)
         #expect(!TraceContext.dropsAny(of: headers))
     }
@@ -47,8 +47,19 @@ import Testing
         Array(repeating: "k=v", count: 33).joined(separator: ","),
     ])
     func anInvalidTracestateIsDroppedAndCounted(state: String) {
-        let headers: [String: JSONValue] = ["traceparent": .string(Self.parent), "tracestate": .string(state)]
+        let headers: FieldTable = ["traceparent": .string(Self.parent), "tracestate": .string(state)]
         #expect(TraceContext.propagated(from: headers) == ["traceparent": .string(Self.parent)])
+        #expect(TraceContext.dropsAny(of: headers))
+    }
+
+    /// Headers arrive as a field table, where a name may come twice: the last counts, as it does for every header.
+    @Test func ofARepeatedTraceHeaderTheLastCounts() {
+        var headers = FieldTable()
+        headers.appendDecoded(key: "traceparent", value: .string("not a trace"))
+        headers.appendDecoded(key: "traceparent", value: .string(Self.parent))
+        #expect(TraceContext.propagated(from: headers) == ["traceparent": .string(Self.parent)])
+        headers.appendDecoded(key: "traceparent", value: .string("not a trace"))
+        #expect(TraceContext.propagated(from: headers).isEmpty)
         #expect(TraceContext.dropsAny(of: headers))
     }
 

@@ -74,7 +74,7 @@ import WorkerHarness
                 continue
             }
             var properties = output.properties
-            properties.headers.merge(BinaryModeHeaders.headers(of: event)) { $1 }
+            for (name, value) in BinaryModeHeaders.headers(of: event) { properties.headers[name] = FieldValue(value) }
             properties.contentType = EventContentType.json
             let binary = InboundMessage(
                 body: EventCodec.encode(data), properties: properties, exchange: output.exchange,
@@ -99,7 +99,7 @@ import WorkerHarness
         let event = try EventCodec.decode(CloudEvent<JSONValue>.self, from: output.bodyBytes)
         properties = output.properties
         for (name, value) in BinaryModeHeaders.headers(of: event) {
-            properties.headers["cloudEvents:" + name.dropFirst(BinaryModeHeaders.prefix.count)] = value
+            properties.headers["cloudEvents:" + name.dropFirst(BinaryModeHeaders.prefix.count)] = FieldValue(value)
         }
         properties.contentType = EventContentType.json
         let binary = InboundMessage(
@@ -117,7 +117,7 @@ import WorkerHarness
             originalRoutingKey: input.routingKey, attempts: 4, firstFailure: Date(timeIntervalSince1970: 0),
             lastFailure: Date(timeIntervalSince1970: 60), worker: "vm-1")
         var properties = input.properties
-        properties.headers.merge(info.headers) { $1 }
+        for (name, value) in info.headers { properties.headers[name] = FieldValue(value) }
         let deadLetter = InboundMessage(
             body: input.bodyBytes, properties: properties, exchange: "responder.dead-letter",
             routingKey: input.routingKey, redelivered: false)

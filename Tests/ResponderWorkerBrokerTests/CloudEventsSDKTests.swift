@@ -44,7 +44,7 @@ struct CloudEventsSDKTests {
             arguments: ["--output-mode", outputMode.rawValue])
         try await worker.waitUntilReady()
         for message in produced {
-            var properties = BasicProperties(MessageProperties(headers: message.headers))
+            var properties = BasicProperties(MessageProperties(headers: FieldTable(json: message.headers)))
             properties.contentType = message.contentType
             try await probe.publish(
                 body: Array(try #require(Data(base64Encoded: message.body))), properties: properties,
@@ -64,7 +64,7 @@ struct CloudEventsSDKTests {
             case .binary:
                 #expect(properties.contentType == EventContentType.json)
                 return try EventCodec.decodeActionSetUpdateEvent(
-                    headers: properties.headers, contentType: properties.contentType, body: update.body)
+                    headers: properties.jsonHeaders, contentType: properties.contentType, body: update.body)
             }
         }
         // One notification, so its updates arrive in order.
@@ -74,7 +74,7 @@ struct CloudEventsSDKTests {
             let properties = MessageProperties(update.properties)
             let line: [String: JSONValue] = [
                 "contentType": properties.contentType.map(JSONValue.string) ?? .null,
-                "headers": .object(properties.headers), "body": .string(Data(update.body).base64EncodedString()),
+                "headers": .object(properties.jsonHeaders), "body": .string(Data(update.body).base64EncodedString()),
             ]
             return String(decoding: EventCodec.encode(line), as: UTF8.self)
         }

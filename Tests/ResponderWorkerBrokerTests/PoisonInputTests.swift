@@ -178,7 +178,7 @@ struct PoisonInputTests {
         topology: TestTopology, workerID: String
     ) throws {
         let id = deadLetter.properties.messageID ?? "?"
-        let headers = MessageProperties(deadLetter.properties).headers
+        let headers = MessageProperties(deadLetter.properties).jsonHeaders
         let info = try DeadLetterInfo(headers: headers)
         #expect(info.reason == reason, "\(id)")
         #expect(!info.detail.isEmpty && info.detail.count < 300, "\(id): a short readable detail, not the body: \(info.detail)")

@@ -34,7 +34,7 @@ struct RetryThroughBrokerTests {
         #expect(deadLetters.count == 2)
         let byID = Dictionary(uniqueKeysWithValues: deadLetters.map { ($0.properties.messageID ?? "", $0) })
         let exhausted = try #require(byID[id("always")])
-        let exhaustedInfo = try DeadLetterInfo(headers: MessageProperties(exhausted.properties).headers)
+        let exhaustedInfo = try DeadLetterInfo(headers: MessageProperties(exhausted.properties).jsonHeaders)
         #expect(exhaustedInfo.reason == .retriesExhausted)
         #expect(exhaustedInfo.attempts == 4)
         #expect(exhaustedInfo.detail == "the downstream service is busy (call 4)", "the last error")
@@ -51,7 +51,7 @@ struct RetryThroughBrokerTests {
         #expect(deaths.allSatisfy { $0["count"]?.intValue == 1 && $0["reason"]?.stringValue == "expired" })
 
         let failed = try #require(byID[id("permanent")])
-        let failedInfo = try DeadLetterInfo(headers: MessageProperties(failed.properties).headers)
+        let failedInfo = try DeadLetterInfo(headers: MessageProperties(failed.properties).jsonHeaders)
         #expect(failedInfo.reason == .handlerFailed)
         #expect(failedInfo.attempts == 1)
         #expect(failedInfo.detail == "the button was withdrawn (call 1)")

@@ -40,7 +40,7 @@ public enum RedGreenTaps {
             exchange: exchange, routingKey: routingKey,
             properties: MessageProperties(
                 contentType: contentType, messageId: messageID, appId: "worker-tests", deliveryMode: .persistent,
-                headers: headers),
+                headers: FieldTable(json: headers)),
             bodyBytes: body)
     }
 

@@ -11,8 +11,14 @@ public enum EventContentMode: String, Sendable, Hashable, CaseIterable {
     /// A message with neither is read as structured, since producers that leave out the content type send whole
     /// events as plain JSON.
     public static func of(contentType: String?, headers: [String: JSONValue]) -> EventContentMode {
+        of(contentType: contentType) { headers[$0] != nil }
+    }
+
+    /// The mode of a message whose headers `hasHeader` looks up by name, by the rules of
+    /// ``of(contentType:headers:)``.
+    public static func of(contentType: String?, hasHeader: (String) -> Bool) -> EventContentMode {
         if let contentType, isStructured(contentType) { return .structured }
-        return BinaryModeHeaders.specVersionHeaders.contains { headers[$0] != nil } ? .binary : .structured
+        return BinaryModeHeaders.specVersionHeaders.contains(where: hasHeader) ? .binary : .structured
     }
 
     /// Whether `contentType`, after blanks (which the content-type check also allows), starts with the characters

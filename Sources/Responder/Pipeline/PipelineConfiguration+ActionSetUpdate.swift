@@ -1,3 +1,4 @@
+import Messaging
 import Foundation
 import NotificationEvents
 
@@ -37,7 +38,9 @@ extension PipelineConfiguration {
             contentType = EventContentType.cloudEvents
             body = EventCodec.encode(event)
         case .binary:
-            headers.merge(BinaryModeHeaders.headers(of: event)) { trace, _ in trace }
+            var json = BinaryModeHeaders.headers(of: event)
+            for (name, value) in headers { json[name] = JSONValue(value) }
+            headers = FieldTable(json: json)
             contentType = EventContentType.json
             body = EventCodec.encode(event.data)
         }

@@ -114,12 +114,12 @@ public final class ResponsePipeline: Sendable {
     public static func decodeEvent(_ message: InboundMessage) throws(InputRejection) -> NotificationResponseEvent {
         let properties = message.properties
         do {
-            switch EventContentMode.of(contentType: properties.contentType, headers: properties.headers) {
+            switch properties.contentMode {
             case .structured:
                 return try EventCodec.decodeResponseEvent(message.body)
             case .binary:
                 return try EventCodec.decodeResponseEvent(
-                    headers: properties.headers, contentType: properties.contentType, body: message.body)
+                    headers: properties.jsonHeaders, contentType: properties.contentType, body: message.body)
             }
         } catch {
             throw InputRejection(reason: error.deadLetterReason, detail: error.description)
@@ -146,11 +146,11 @@ public final class ResponsePipeline: Sendable {
             let properties = message.properties
             do {
                 let event =
-                    switch EventContentMode.of(contentType: properties.contentType, headers: properties.headers) {
+                    switch properties.contentMode {
                     case .structured: try EventCodec.decodeLifecycleEvent(message.body)
                     case .binary:
                         try EventCodec.decodeLifecycleEvent(
-                            headers: properties.headers, contentType: properties.contentType, body: message.body)
+                            headers: properties.jsonHeaders, contentType: properties.contentType, body: message.body)
                     }
                 return .lifecycle(DecodedLifecycle(message: message, event: event))
             } catch .unknownType {

@@ -1,3 +1,4 @@
+import Messaging
 import NotificationEvents
 
 /// The W3C Trace Context headers (`traceparent`, `tracestate`) an input passes on to its outputs, so a trace
@@ -9,18 +10,23 @@ enum TraceContext {
 
     /// The trace headers of `headers` that outputs carry: `traceparent` when it is valid, and `tracestate` when it
     /// is valid too (the W3C rules drop `tracestate` along with an invalid `traceparent`).
-    static func propagated(from headers: [String: JSONValue]) -> [String: JSONValue] {
-        guard case .string(let parent)? = headers[traceparent], isValidTraceparent(parent) else { return [:] }
-        var kept = [traceparent: JSONValue.string(parent)]
-        if case .string(let state)? = headers[tracestate], isValidTracestate(state) {
+    /// Of a header given twice, the last counts.
+    static func propagated(from headers: FieldTable) -> FieldTable {
+        var kept = FieldTable()
+        guard !headers.isEmpty, case .string(let parent)? = headers.last(named: traceparent),
+            isValidTraceparent(parent)
+        else { return kept }
+        kept[traceparent] = .string(parent)
+        if case .string(let state)? = headers.last(named: tracestate), isValidTracestate(state) {
             kept[tracestate] = .string(state)
         }
         return kept
     }
 
     /// Whether `headers` carry a trace header that ``propagated(from:)`` drops.
-    static func dropsAny(of headers: [String: JSONValue]) -> Bool {
-        let present = [traceparent, tracestate].filter { headers[$0] != nil }.count
+    static func dropsAny(of headers: FieldTable) -> Bool {
+        guard !headers.isEmpty else { return false }
+        let present = [traceparent, tracestate].filter { headers.contains(named: $0) }.count
         return present > 0 && propagated(from: headers).count < present
     }
 

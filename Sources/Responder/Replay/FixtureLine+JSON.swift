@@ -81,7 +81,7 @@ extension RecordedProperties {
         if !properties.headers.isEmpty {
             key(#""headers":"#)
             // At the depth the generic encoder gives it: the line is 0, its properties 1.
-            try JSONText.appendValue(.object(properties.headers), to: &bytes, depth: 2)
+            try JSONText.appendValue(.object(properties.jsonHeaders), to: &bytes, depth: 2)
         }
         string(#""messageId":"#, properties.messageId)
         integer(#""timestamp":"#, properties.timestamp)

@@ -1,3 +1,4 @@
+import Messaging
 import NotificationEvents
 
 /// A fixture line's `properties` member as the file holds it: ``MessageProperties`` by their contract names, read
@@ -35,7 +36,7 @@ struct RecordedProperties: Codable {
             }
             properties.deliveryMode = deliveryMode
         }
-        properties.headers = try container.decodeIfPresent([String: JSONValue].self, forKey: .headers) ?? [:]
+        properties.headers = FieldTable(json: try container.decodeIfPresent([String: JSONValue].self, forKey: .headers) ?? [:])
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -49,7 +50,7 @@ struct RecordedProperties: Codable {
         try container.encodeIfPresent(properties.timestamp, forKey: .timestamp)
         try container.encodeIfPresent(properties.deliveryMode?.rawValue, forKey: .deliveryMode)
         if !properties.headers.isEmpty {
-            try container.encode(properties.headers, forKey: .headers)
+            try container.encode(properties.jsonHeaders, forKey: .headers)
         }
     }
 }

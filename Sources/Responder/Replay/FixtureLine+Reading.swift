@@ -1,3 +1,4 @@
+import Messaging
 import Foundation
 import NotificationEvents
 
@@ -110,7 +111,7 @@ extension RecordedProperties {
                 properties.deliveryMode = MessageProperties.DeliveryMode(rawValue: Int(tape.integer(at: value)))
             } else if named("headers") {
                 guard kind == .object else { return nil }
-                properties.headers = tape.members(at: value)
+                properties.headers = FieldTable(json: tape.members(at: value))
             }
             key = tape.nodes[value].next
         }

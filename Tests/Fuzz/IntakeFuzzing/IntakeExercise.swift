@@ -57,11 +57,11 @@ public enum IntakeExercise {
         let strict = Outcome { () throws(EventDecodingError) in try EventCodec.decodeResponseEventStrictly(message.body) }
         precondition(structured == strict, "the direct reader and the strict decoder disagree")
         let binary = Outcome { () throws(EventDecodingError) in
-            try EventCodec.decodeResponseEvent(headers: properties.headers, contentType: properties.contentType, body: message.body)
+            try EventCodec.decodeResponseEvent(headers: properties.jsonHeaders, contentType: properties.contentType, body: message.body)
         }
         let binaryStrict = Outcome { () throws(EventDecodingError) in
             try EventCodec.decodeResponseEventStrictly(
-                headers: properties.headers, contentType: properties.contentType, body: message.body)
+                headers: properties.jsonHeaders, contentType: properties.contentType, body: message.body)
         }
         precondition(binary == binaryStrict, "the direct reader and the strict decoder disagree in binary mode")
     }
@@ -72,7 +72,7 @@ public enum IntakeExercise {
         let problem = limits.problem(letter)
         precondition(problem == nil || delivery.body.count > 256 * 1024, "an unpublishable dead letter: \(problem ?? "")")
         precondition(letter.routingKey.utf8.count <= 255, "a dead letter's routing key over 255 bytes")
-        let headers = MessageProperties(letter.properties).headers
+        let headers = MessageProperties(letter.properties).jsonHeaders
         let info: DeadLetterInfo
         do {
             info = try DeadLetterInfo(headers: headers)
