@@ -86,6 +86,9 @@ import Testing
         expectedProperties.contentType = "application/json"
         expectedProperties.headers = message.properties.headers
         #expect(message.properties == expectedProperties)
+        // Sorted, as the stored form reads them back: an output republished from the inbox is the same message.
+        #expect(message.properties.headers.keys == message.properties.headers.keys.sorted())
+        #expect(try EventCodec.decodeStored(MessageProperties.self, from: EventCodec.encode(message.properties)) == message.properties)
         #expect(message.exchange == structured.exchange && message.routingKey == structured.routingKey)
         #expect(
             try EventCodec.decodeActionSetUpdateEvent(

@@ -22,6 +22,19 @@ import Testing
         #expect(InboundMessage(reread) == message)
     }
 
+    /// What the state stores keep with an inbox entry's outputs: the members by their contract names, nil ones left
+    /// out, headers always written as their JSON form (stores written before headers were a field table read the
+    /// same bytes).
+    @Test func theStoredFormOfPropertiesIsTheOneTheStoresKeep() throws {
+        let stored = Array(
+            (#"{"appId":"app","contentEncoding":"identity","contentType":"application/cloudevents+json","#
+                + #""correlationId":"c-1","deliveryMode":2,"headers":{"attempt":2,"traceparent":"00-a-b-01"},"#
+                + #""messageId":"m-1","timestamp":1795165200,"type":"t"}"#).utf8)
+        #expect(EventCodec.encode(properties) == stored)
+        #expect(try EventCodec.decodeStored(MessageProperties.self, from: stored) == properties)
+        #expect(EventCodec.encode(MessageProperties()) == Array(#"{"headers":{}}"#.utf8))
+    }
+
     @Test func aBodyThatIsNotJSONTravelsAsBase64() {
         let message = InboundMessage(body: [0xFF, 0x00, 0x7B], exchange: "x", routingKey: "r")
         let line = FixtureLine(message)

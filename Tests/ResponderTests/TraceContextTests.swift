@@ -52,7 +52,8 @@ import Testing
         #expect(TraceContext.dropsAny(of: headers))
     }
 
-    /// Headers arrive as a field table, where a name may come twice: the last counts, as it does for every header.
+    /// Headers arrive as a field table, where a name may come twice: the last counts, as in their JSON form
+    /// (`MessageProperties.jsonHeaders`).
     @Test func ofARepeatedTraceHeaderTheLastCounts() {
         var headers = FieldTable()
         headers.appendDecoded(key: "traceparent", value: .string("not a trace"))

@@ -7,7 +7,8 @@ import NotificationEvents
 /// these at its edge, headers as the field table they arrived as (every width, order and repeated name kept, so an
 /// input forwarded or recorded is what was delivered), and a fixture line (``FixtureLine``) carries them. The
 /// headers' JSON form (``jsonHeaders``) is made only where JSON is wanted: a binary-mode event's attributes, a
-/// fixture line, a stored output. Their `Codable` form is what the state stores keep with an inbox entry's outputs.
+/// fixture line, a stored output, a dead letter's failure. Their `Codable` form is what the state stores keep with
+/// an inbox entry's outputs.
 public struct MessageProperties: Sendable, Hashable, Codable {
     /// Whether the broker keeps a message on disk, as AMQP's delivery-mode.
     public enum DeliveryMode: Int, Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
-import Messaging
 import Foundation
+import Messaging
 import NotificationEvents
 
 extension PipelineConfiguration {

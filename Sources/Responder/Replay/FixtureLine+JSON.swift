@@ -10,8 +10,8 @@ extension EventCodec {
     /// The bytes of `line` as a fixture file holds it: the stable JSON the generic `encode(_:)` writes, written
     /// directly.
     ///
-    /// Every line encodes, except one whose body or headers were set to a value JSON cannot carry (NaN, or nested
-    /// deeper than the encoder's limit): building such a line is a programming error, and this traps on it.
+    /// Every line encodes, except one whose body was set to a value JSON cannot carry (NaN), or whose body or headers
+    /// nest deeper than the encoder's limit: building such a line is a programming error, and this traps on it.
     public static func encode(_ line: FixtureLine) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1024)
@@ -26,8 +26,8 @@ extension EventCodec {
 
 extension FixtureLine {
     /// Keys in UTF-8 order: body, bodyBase64, exchange, properties, redelivered, routingKey; absent optionals left
-    /// out, as `encodeIfPresent` does. Throws what the generic encoder throws for a body or headers set to a value
-    /// JSON cannot carry (NaN, or nested deeper than `JSONText.maximumDepth`).
+    /// out, as `encodeIfPresent` does. Throws what the generic encoder throws for a body JSON cannot carry (NaN), or a
+    /// body or headers nested deeper than `JSONText.maximumDepth`.
     func appendJSON(to bytes: inout [UInt8]) throws {
         bytes.append(UInt8(ascii: "{"))
         if let bodyJSON {

@@ -1,5 +1,5 @@
-import Messaging
 import Foundation
+import Messaging
 import NotificationEvents
 
 // Replay reads every line of a fixture, so a line is read here directly from the parser's tape in one pass over its
