@@ -131,7 +131,7 @@ public final class AMQPChannel: Sendable {
         exchange: String,
         routingKey: String,
         mandatory: Bool = false,
-        properties: BasicProperties = BasicProperties()
+        properties: MessageProperties = MessageProperties()
     ) async throws(AMQPError) {
         try await publishPipelined(
             body, exchange: exchange, routingKey: routingKey, mandatory: mandatory, properties: properties
@@ -152,7 +152,7 @@ public final class AMQPChannel: Sendable {
         exchange: String,
         routingKey: String,
         mandatory: Bool = false,
-        properties: BasicProperties = BasicProperties()
+        properties: MessageProperties = MessageProperties()
     ) throws(AMQPError) -> PublishConfirmation {
         try checkOpen()
         if let problem = publishLimits.problem(

@@ -11,7 +11,7 @@ public struct AMQPDelivery: Sendable, Hashable {
     /// ``body`` is empty and ``bodySize`` says how large it was.
     public var isBodyDropped = false
     /// The message properties, headers included.
-    public var properties: BasicProperties
+    public var properties: MessageProperties
     /// The exchange the message was published to; empty for the default exchange.
     public var exchange: String
     /// The routing key it was published with.
@@ -29,7 +29,7 @@ public struct AMQPDelivery: Sendable, Hashable {
     /// A delivery with the given fields (for tests and tools; the client builds them from the wire).
     public init(
         body: [UInt8],
-        properties: BasicProperties = BasicProperties(),
+        properties: MessageProperties = MessageProperties(),
         exchange: String,
         routingKey: String,
         redelivered: Bool = false,

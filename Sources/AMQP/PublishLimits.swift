@@ -31,29 +31,12 @@ public struct PublishLimits: Sendable, Hashable {
 
     /// Bytes a frame spends around its payload (type, channel, size, end marker), and a content header's own
     /// fields (class, weight, body size, property flags).
-    @usableFromInline static let frameOverhead = 8
-    @usableFromInline static let contentHeaderFields = 14
+    static let frameOverhead = 8
+    static let contentHeaderFields = 14
 
     /// Why this publish cannot be written, in a sentence that repeats none of its values; `nil` when it can.
-    public func problem(exchange: String, routingKey: String, properties: BasicProperties, bodySize: Int) -> String? {
-        problem(
-            exchange: exchange, routingKey: routingKey, bodySize: bodySize,
-            shortStringBytes: { properties[shortString: $0]?.utf8.count }, deliveryMode: properties.deliveryMode,
-            priority: properties.priority, timestamp: properties.timestamp, headers: properties.headers)
-    }
-
-    /// ``problem(exchange:routingKey:properties:bodySize:)`` for a publish whose properties are given as their
-    /// measures (each short string's length through `shortStringBytes`, the other properties as they are): for a
-    /// caller that keeps the properties in a model of its own and should not build ``BasicProperties`` only to
-    /// measure them. `shortStringBytes` gives the UTF-8 length of each short-string property that is sent (nil
-    /// for one that is not). The same check, property by property: nothing is allocated unless `headers` has
-    /// entries. Inlinable, so that a caller's `shortStringBytes` is compiled into the check instead of called.
-    @inlinable
-    public func problem(
-        exchange: String, routingKey: String, bodySize: Int, shortStringBytes: (ShortStringProperty) -> Int?,
-        deliveryMode: BasicProperties.DeliveryMode? = nil, priority: UInt8? = nil, timestamp: UInt64? = nil,
-        headers: FieldTable = FieldTable()
-    ) -> String? {
+    /// Property by property: nothing is allocated unless the properties have headers.
+    public func problem(exchange: String, routingKey: String, properties: MessageProperties, bodySize: Int) -> String? {
         let maxShortString = Self.maxShortStringBytes
         if exchange.utf8.count > maxShortString {
             return "the exchange name has \(exchange.utf8.count) bytes, over \(maxShortString)"
@@ -67,27 +50,27 @@ public struct PublishLimits: Sendable, Hashable {
         var size = 0
         // The short strings in the content header's order, so that of two too long the first is named.
         for property in ShortStringProperty.allCases {
-            guard let count = shortStringBytes(property) else { continue }
+            guard let count = properties[shortString: property]?.utf8.count else { continue }
             if count > maxShortString { return "the \(property.name) property has \(count) bytes, over \(maxShortString)" }
             size += 1 + count
         }
-        if deliveryMode != nil { size += 1 }
-        if priority != nil { size += 1 }
-        if timestamp != nil { size += 8 }
-        if !headers.isEmpty {
-            do throws(Problem) { size += try Self.encodedSize(of: headers) } catch { return error.text }
+        if properties.deliveryMode != nil { size += 1 }
+        if properties.priority != nil { size += 1 }
+        if properties.timestamp != nil { size += 8 }
+        if !properties.headers.isEmpty {
+            do throws(Problem) { size += try Self.encodedSize(of: properties.headers) } catch { return error.text }
         }
         let room = frameMax - Self.frameOverhead - Self.contentHeaderFields
         if size > room { return "the properties need \(size) bytes, over the \(room) a frame of \(frameMax) holds" }
         return nil
     }
 
-    @usableFromInline struct Problem: Error {
-        @usableFromInline var text: String
+    struct Problem: Error {
+        var text: String
     }
 
     /// The bytes a table takes on the wire, or why it cannot go on the wire.
-    @usableFromInline static func encodedSize(of table: FieldTable) throws(Problem) -> Int {
+    static func encodedSize(of table: FieldTable) throws(Problem) -> Int {
         var size = 4
         for (key, value) in table {
             let count = key.utf8.count

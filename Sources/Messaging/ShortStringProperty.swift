@@ -2,23 +2,23 @@
 /// ``PublishLimits/maxShortStringBytes`` bytes of UTF-8 on the wire. The cases are in the header's order: of two too
 /// long, a check names the first.
 public enum ShortStringProperty: CaseIterable, Sendable {
-    /// ``BasicProperties/contentType``.
+    /// ``MessageProperties/contentType``.
     case contentType
-    /// ``BasicProperties/contentEncoding``.
+    /// ``MessageProperties/contentEncoding``.
     case contentEncoding
-    /// ``BasicProperties/correlationID``.
+    /// ``MessageProperties/correlationID``.
     case correlationID
-    /// ``BasicProperties/replyTo``.
+    /// ``MessageProperties/replyTo``.
     case replyTo
-    /// ``BasicProperties/expiration``.
+    /// ``MessageProperties/expiration``.
     case expiration
-    /// ``BasicProperties/messageID``.
+    /// ``MessageProperties/messageID``.
     case messageID
-    /// ``BasicProperties/type``.
+    /// ``MessageProperties/type``.
     case type
-    /// ``BasicProperties/userID``.
+    /// ``MessageProperties/userID``.
     case userID
-    /// ``BasicProperties/appID``.
+    /// ``MessageProperties/appID``.
     case appID
 
     /// Its name in a problem's text.
@@ -37,7 +37,7 @@ public enum ShortStringProperty: CaseIterable, Sendable {
     }
 }
 
-extension BasicProperties {
+extension MessageProperties {
     /// The value of a short-string property.
     public subscript(shortString property: ShortStringProperty) -> String? {
         get {

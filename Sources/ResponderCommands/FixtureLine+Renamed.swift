@@ -9,7 +9,7 @@ extension FixtureLine {
             event["id"] = .string(id + suffix)
             line.body = .object(event)
         }
-        line.properties.messageId = properties.messageId.map { $0 + suffix }
+        line.properties.messageID = properties.messageID.map { $0 + suffix }
         return line
     }
 }

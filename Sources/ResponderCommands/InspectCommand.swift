@@ -49,7 +49,7 @@ struct InspectCommand: AsyncParsableCommand {
         let entries = try await store.inboxEntries(of: requestIdentifier, limit: entries)
         lines.append("inbox: \(entries.count) most recent entr\(entries.count == 1 ? "y" : "ies")")
         for entry in entries {
-            let outputs = entry.outputs.map { "\($0.properties.messageId ?? "(no message id)") → \($0.exchange) [\($0.routingKey)]" }
+            let outputs = entry.outputs.map { "\($0.properties.messageID ?? "(no message id)") → \($0.exchange) [\($0.routingKey)]" }
             lines.append(
                 "  \(entry.processedAt.formatted(.iso8601))  \(entry.source) \(entry.eventID)  "
                     + (outputs.isEmpty ? "no output" : outputs.joined(separator: ", ")))

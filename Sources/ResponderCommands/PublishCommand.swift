@@ -74,7 +74,7 @@ struct PublishCommand: AsyncParsableCommand {
                 let message = pass == 0 ? line : line.renamed(suffix: "-r\(pass)")
                 let confirmation = try channel.publishPipelined(
                     message.bodyBytes, exchange: message.exchange, routingKey: message.routingKey, mandatory: true,
-                    properties: BasicProperties(message.properties))
+                    properties: message.properties)
                 pending.append((reader.lineNumber, pass, confirmation))
                 sent += 1
                 if pending.count >= window {

@@ -57,7 +57,7 @@ struct WatchCommand: AsyncParsableCommand {
         let headers = properties.jsonHeaders
         // A dead letter keeps its input's body (a response, with its userText): only the failure is shown.
         if let failure = try? DeadLetterInfo(headers: headers) {
-            return "\(properties.messageId ?? "(no message id)")  ✗  dead-lettered (\(failure.reason.rawValue)) "
+            return "\(properties.messageID ?? "(no message id)")  ✗  dead-lettered (\(failure.reason.rawValue)) "
                 + "after \(failure.attempts) attempts: \(failure.detail)"
         }
         let binary = EventContentMode.of(contentType: properties.contentType, headers: headers) == .binary
@@ -76,7 +76,7 @@ struct WatchCommand: AsyncParsableCommand {
         }
         // A message a handler sent (the outbox), or another publisher's: its body is theirs to read.
         let type = properties.type.map { " \($0)" } ?? ""
-        return "\(properties.messageId ?? "(no message id)")  →  message\(type) to \(message.exchange) "
+        return "\(properties.messageID ?? "(no message id)")  →  message\(type) to \(message.exchange) "
             + "(routing key \(message.routingKey.isEmpty ? "none" : message.routingKey)): \(body.count) bytes, not shown"
     }
 

@@ -19,7 +19,7 @@ public struct DeadLetterOrigin: Sendable {
     /// The routing key it was first delivered with.
     public var routingKey: String
     /// The message's properties without the failure headers, ready to go back to the input.
-    public var cleanedProperties: BasicProperties
+    public var cleanedProperties: MessageProperties
     /// When it was dead-lettered, when the headers say: the worker's last failure, or the broker's `x-death` time.
     public var deadLetteredAt: Date?
 

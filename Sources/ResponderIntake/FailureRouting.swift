@@ -136,7 +136,7 @@ package struct FailureRouting: Sendable {
     }
 
     /// The properties without headers and without a short string longer than a publish carries.
-    private static func fittingProperties(of properties: BasicProperties) -> BasicProperties {
+    private static func fittingProperties(of properties: MessageProperties) -> MessageProperties {
         var kept = properties
         kept.headers = [:]
         for property in ShortStringProperty.allCases

@@ -1,28 +1,18 @@
 import AMQP
+import Responder
 
 /// An input the worker sends on instead of outputs: to a retry queue or the dead-letter exchange (failure routing),
-/// or back to its own queue (a hand-back). Its body and properties are the delivery's, as AMQP carried them, with
-/// only the headers failure routing adds; the pipeline's outputs are `OutboundMessage`s, which the worker maps to
-/// AMQP's properties only as it publishes them.
-package struct ForwardedInput: Sendable {
-    package var exchange: String
-    package var routingKey: String
-    package var body: [UInt8]
-    package var properties: BasicProperties
-
-    package init(exchange: String, routingKey: String, body: [UInt8], properties: BasicProperties) {
-        self.exchange = exchange
-        self.routingKey = routingKey
-        self.body = body
-        self.properties = properties
-    }
-}
+/// or back to its own queue (a hand-back). The same message as an output: its body and properties are the
+/// delivery's, as they arrived, with only the headers failure routing adds.
+package typealias ForwardedInput = OutboundMessage
 
 extension PublishLimits {
-    /// Why `input` cannot be published, or `nil` when it can.
-    package func problem(_ input: ForwardedInput) -> String? {
+    /// Why `message` cannot be published under these limits, or nil when it can: what a pipeline whose outputs go
+    /// out over AMQP checks before it commits (`PipelineConfiguration.publishability`), and failure routing before
+    /// it sends an input on.
+    public func problem(_ message: OutboundMessage) -> String? {
         problem(
-            exchange: input.exchange, routingKey: input.routingKey, properties: input.properties,
-            bodySize: input.body.count)
+            exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
+            bodySize: message.body.count)
     }
 }

@@ -16,7 +16,7 @@ enum StoredBytes {
         for output in outputs {
             writeField(Array(output.exchange.utf8), to: &buffer)
             writeField(Array(output.routingKey.utf8), to: &buffer)
-            writeField(EventCodec.encode(output.properties), to: &buffer)
+            writeField(output.properties.storedBytes, to: &buffer)
             writeField(output.body, to: &buffer)
         }
         return buffer
@@ -41,7 +41,7 @@ enum StoredBytes {
         for _ in 0..<count {
             let exchange = try readText(&buffer)
             let routingKey = try readText(&buffer)
-            let properties = try EventCodec.decodeStored(MessageProperties.self, from: try readField(&buffer))
+            let properties = try MessageProperties(storedBytes: try readField(&buffer))
             let body = try readField(&buffer)
             outputs.append(OutboundMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties))
         }

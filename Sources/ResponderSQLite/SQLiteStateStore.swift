@@ -193,7 +193,7 @@ public final class SQLiteStateStore: StateStore {
                 try insert.bind(3, Int64(position))
                 try insert.bind(4, output.exchange)
                 try insert.bind(5, output.routingKey)
-                try insert.bind(6, EventCodec.encode(output.properties))
+                try insert.bind(6, output.properties.storedBytes)
                 try insert.bind(7, output.body)
                 try insert.execute()
             }
@@ -356,7 +356,7 @@ public final class SQLiteStateStore: StateStore {
                 outputs.append(
                     OutboundMessage(
                         exchange: select.text(0), routingKey: select.text(1), body: select.blob(3),
-                        properties: try EventCodec.decodeStored(MessageProperties.self, from: select.blob(2))))
+                        properties: try MessageProperties(storedBytes: select.blob(2))))
             }
             return outputs
         }

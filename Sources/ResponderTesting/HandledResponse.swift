@@ -30,8 +30,8 @@ public struct HandledResponse: Sendable {
         var sent: [SentMessage] = []
         for output in outputs {
             let properties = output.properties
-            guard let cause = properties.correlationId,
-                properties.messageId == SentMessage.messageID(causedBy: cause, number: sent.count + 1),
+            guard let cause = properties.correlationID,
+                properties.messageID == SentMessage.messageID(causedBy: cause, number: sent.count + 1),
                 let destination = destinations.first(where: {
                     $0.exchange == output.exchange && $0.routingKey == output.routingKey
                 })

@@ -55,7 +55,7 @@ public final class HandlerHarness: Sendable {
         let event = TestResponse.event(response, id: id, source: source)
         let message = InboundMessage(
             body: EventCodec.encode(event),
-            properties: MessageProperties(contentType: "application/cloudevents+json", messageId: id))
+            properties: MessageProperties(contentType: "application/cloudevents+json", messageID: id))
         return try HandledResponse(await pipeline.process(message), destinations: registry.destinations.values)
     }
 

@@ -56,7 +56,7 @@ extension BrokerSession {
         }
         // The worker's edge: an output becomes AMQP's properties here, once, as it is published.
         var confirmations = try plan.outputs.map { output throws(AMQPError) in
-            var properties = BasicProperties(output.properties)
+            var properties = output.properties
             if let tracing, let stampedWith { tracing.stamp(&properties, with: stampedWith) }
             return try channel.publishPipelined(
                 output.body, exchange: output.exchange, routingKey: output.routingKey, mandatory: true,

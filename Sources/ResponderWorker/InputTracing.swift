@@ -22,7 +22,7 @@ struct InputTracing: Sendable {
         span.attributes["messaging.system"] = "rabbitmq"
         span.attributes["messaging.operation.type"] = "process"
         span.attributes["messaging.destination.name"] = inputQueue
-        if let messageID = message.properties.messageId {
+        if let messageID = message.properties.messageID {
             span.attributes["messaging.message.id"] = DeadLetterInfo.boundedDetail(messageID)
         }
         return span
@@ -39,7 +39,7 @@ struct InputTracing: Sendable {
 
     /// Gives an output's AMQP properties `span`'s context as its `traceparent` (and `tracestate`), replacing what
     /// the pipeline passed on from the input.
-    func stamp(_ output: inout BasicProperties, with span: any Span) {
+    func stamp(_ output: inout MessageProperties, with span: any Span) {
         output.headers[TraceHeaderInjector.traceparent] = nil
         output.headers[TraceHeaderInjector.tracestate] = nil
         tracer.inject(span.context, into: &output.headers, using: TraceHeaderInjector())

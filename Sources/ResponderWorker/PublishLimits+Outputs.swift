@@ -2,16 +2,6 @@ import AMQP
 import Responder
 import ResponderIntake
 
-extension PublishLimits {
-    /// Why `output` cannot be published under these limits, or nil when it can: what a pipeline whose outputs go
-    /// out over AMQP checks before it commits (`PipelineConfiguration.publishability`).
-    public func problem(_ output: OutboundMessage) -> String? {
-        problem(
-            exchange: output.exchange, routingKey: output.routingKey, properties: output.properties,
-            bodySize: output.body.count)
-    }
-}
-
 extension PipelineConfiguration {
     /// Has the pipeline check every output against `limits` before it commits
     /// (`PipelineConfiguration.publishability`), as the worker and replay do: an event whose output AMQP would refuse

@@ -115,7 +115,7 @@ public final class BrokerHandlerHarness: Sendable {
         try await channel.publish(
             EventCodec.encode(event), exchange: topology.inputExchange,
             routingKey: response.notification.request.content.categoryIdentifier,
-            properties: BasicProperties(MessageProperties(contentType: "application/cloudevents+json", messageId: id)))
+            properties: MessageProperties(contentType: "application/cloudevents+json", messageID: id))
         let ending = try await acknowledged.ending(of: id, timeout: timeout)
         try await readQueues()
         let outcome: ResponseOutcome

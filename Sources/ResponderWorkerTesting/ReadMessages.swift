@@ -12,8 +12,8 @@ struct ReadMessages {
     private var deadLetters: [String: [AMQPDelivery]] = [:]
 
     mutating func keep(_ delivery: AMQPDelivery) {
-        let properties = MessageProperties(delivery.properties)
-        guard let cause = properties.correlationId else { return }
+        let properties = delivery.properties
+        guard let cause = properties.correlationID else { return }
         outputs[cause, default: []].append(
             OutboundMessage(
                 exchange: delivery.exchange, routingKey: delivery.routingKey, body: delivery.body,
@@ -29,16 +29,16 @@ struct ReadMessages {
     /// on the output exchange) counts once.
     mutating func claimOutputs(causedBy id: String) -> [OutboundMessage] {
         var seen: Set<String> = []
-        let read = (outputs.removeValue(forKey: id) ?? []).filter { seen.insert($0.properties.messageId ?? "").inserted }
+        let read = (outputs.removeValue(forKey: id) ?? []).filter { seen.insert($0.properties.messageID ?? "").inserted }
         let sentIDs = (0..<read.count).map { SentMessage.messageID(causedBy: id, number: $0 + 1) }
-        let sent = sentIDs.compactMap { sentID in read.first { $0.properties.messageId == sentID } }
-        return read.filter { !sentIDs.contains($0.properties.messageId ?? "") } + sent
+        let sent = sentIDs.compactMap { sentID in read.first { $0.properties.messageID == sentID } }
+        return read.filter { !sentIDs.contains($0.properties.messageID ?? "") } + sent
     }
 
     /// Why the input `id` was dead-lettered, or nil when its dead letter was not read yet.
     mutating func claimDeadLetter(of id: String) throws -> DeadLetterInfo? {
         guard let delivery = deadLetters[id]?.first else { return nil }
         deadLetters[id]?.removeFirst()
-        return try DeadLetterInfo(headers: MessageProperties(delivery.properties).jsonHeaders)
+        return try DeadLetterInfo(headers: delivery.properties.jsonHeaders)
     }
 }

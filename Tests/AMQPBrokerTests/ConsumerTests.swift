@@ -83,7 +83,7 @@ struct ConsumerTests {
         ).name
         try await channel.setPrefetch(1)
         let collector = DeliveryCollector(try await channel.consume(queue: queue))
-        try await channel.publish([9], exchange: "", routingKey: queue, properties: BasicProperties(headers: ["n": 1]))
+        try await channel.publish([9], exchange: "", routingKey: queue, properties: MessageProperties(headers: ["n": 1]))
 
         let first = try await collector.waitFor(1)[0]
         #expect(first.redelivered == false)
@@ -117,7 +117,7 @@ struct ConsumerTests {
             queue, durable: true,
             arguments: ["x-queue-type": "quorum", "x-delivery-limit": 5, "x-single-active-consumer": true])
         try await channel.enablePublisherConfirms()
-        try await channel.publish([5], exchange: "", routingKey: queue, properties: BasicProperties(deliveryMode: .persistent))
+        try await channel.publish([5], exchange: "", routingKey: queue, properties: MessageProperties(deliveryMode: .persistent))
         let collector = DeliveryCollector(try await channel.consume(queue: queue))
         let delivery = try await collector.waitFor(1)[0]
         #expect(delivery.body == [5])

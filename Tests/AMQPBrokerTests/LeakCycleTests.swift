@@ -23,9 +23,9 @@ struct LeakCycleTests {
             var iterator = consumer.makeAsyncIterator()
             var count = 0
             for cycle in 0..<Self.cycles {
-                let properties = BasicProperties(
-                    contentType: "application/cloudevents+json", headers: ["cycle": .int64(Int64(cycle)), "list": [1, "a"]],
-                    deliveryMode: .persistent, messageID: "message-\(cycle)-with-a-longer-identifier")
+                let properties = MessageProperties(
+                    contentType: "application/cloudevents+json", messageID: "message-\(cycle)-with-a-longer-identifier",
+                    deliveryMode: .persistent, headers: ["cycle": .int64(Int64(cycle)), "list": [1, "a"]])
                 try await publisher.publish(
                     Array("cycle \(cycle)".utf8), exchange: "", routingKey: queue, properties: properties)
                 guard let delivery = try await iterator.next() else { break }

@@ -11,7 +11,7 @@ struct PublishTests {
         let confirmations = try (0..<10_000).map { index in
             try channel.publishPipelined(
                 Array("message \(index)".utf8), exchange: "", routingKey: queue,
-                properties: BasicProperties(deliveryMode: .persistent))
+                properties: MessageProperties(deliveryMode: .persistent))
         }
         try await within(hangGuard) {
             for confirmation in confirmations {

@@ -29,11 +29,11 @@ struct RoundTripTests {
             "table": ["nested": ["deeper": .int32(7), "list": [.uint8(1), .bytes([2])]], "empty": [:]],
             "empty-array": [],
         ]
-        let properties = BasicProperties(
-            contentType: "application/cloudevents+json", contentEncoding: "identity", headers: headers,
-            deliveryMode: .persistent, priority: 5, correlationID: "correlation-1", replyTo: "reply-queue",
-            expiration: "600000", messageID: "message-1", timestamp: 1_700_000_000,
-            type: "notification.response", userID: "guest", appID: "amqp-tests")
+        let properties = MessageProperties(
+            contentType: "application/cloudevents+json", contentEncoding: "identity", messageID: "message-1",
+            correlationID: "correlation-1", type: "notification.response", appID: "amqp-tests", timestamp: 1_700_000_000,
+            deliveryMode: .persistent, headers: headers, priority: 5, replyTo: "reply-queue", expiration: "600000",
+            userID: "guest")
         let body = Array("{\"specversion\":\"1.0\"}".utf8)
 
         let consumer = try await channel.consume(queue: queue)
@@ -84,7 +84,7 @@ struct RoundTripTests {
         let (connection, channel, queue) = try await Broker.exclusiveQueue()
         #expect(try await channel.get(queue: queue) == nil)
 
-        try await channel.publish([1, 2, 3], exchange: "", routingKey: queue, properties: BasicProperties(messageID: "m"))
+        try await channel.publish([1, 2, 3], exchange: "", routingKey: queue, properties: MessageProperties(messageID: "m"))
         let message = try #require(try await within(hangGuard) { try await channel.get(queue: queue) })
         #expect(message.body == [1, 2, 3])
         #expect(message.properties.messageID == "m")

@@ -100,8 +100,8 @@ struct FieldTableTests {
         #expect(arena.value(.timestamp(Date(timeIntervalSince1970: 1e30))).value.u64 == .max)
         #expect(arena.value(.timestamp(UInt64.max)).value.u64 == .max)
         #expect(FieldValue.timestamp(.max).dateValue == Date(timeIntervalSince1970: TimeInterval(UInt64.max)))
-        var properties = BasicProperties(timestamp: .max)
-        #expect(BasicProperties(arena.properties(properties)).timestamp == .max)
+        var properties = MessageProperties(timestamp: .max)
+        #expect(MessageProperties(arena.properties(properties)).timestamp == .max)
         properties.date = Date(timeIntervalSince1970: 12.5)
         #expect(properties.timestamp == 12)
     }
@@ -182,23 +182,22 @@ struct FieldTableTests {
 
     @Test("every basic property survives Swift → amqp_basic_properties_t → Swift")
     func propertiesRoundTrip() {
-        let properties = BasicProperties(
-            contentType: "application/cloudevents+json", contentEncoding: "identity",
-            headers: FieldTable(Self.everyValue), deliveryMode: .persistent, priority: 9,
-            correlationID: "corr-1", replyTo: "replies", expiration: "60000", messageID: "msg-1",
-            timestamp: 1_700_000_001, type: "notification.response",
-            userID: "guest", appID: "responder")
+        let properties = MessageProperties(
+            contentType: "application/cloudevents+json", contentEncoding: "identity", messageID: "msg-1",
+            correlationID: "corr-1", type: "notification.response", appID: "responder", timestamp: 1_700_000_001,
+            deliveryMode: .persistent, headers: FieldTable(Self.everyValue), priority: 9, replyTo: "replies",
+            expiration: "60000", userID: "guest")
         let arena = Arena()
-        #expect(BasicProperties(arena.properties(properties)) == properties)
+        #expect(MessageProperties(arena.properties(properties)) == properties)
     }
 
     @Test("properties left out are not sent")
     func emptyProperties() {
         let arena = Arena()
-        let c = arena.properties(BasicProperties())
+        let c = arena.properties(MessageProperties())
         #expect(c._flags == 0)
-        #expect(BasicProperties(c) == BasicProperties())
-        let transient = arena.properties(BasicProperties(deliveryMode: .transient))
+        #expect(MessageProperties(c) == MessageProperties())
+        let transient = arena.properties(MessageProperties(deliveryMode: .transient))
         #expect(transient._flags == amqp_flags_t(AMQP_BASIC_DELIVERY_MODE_FLAG))
         #expect(transient.delivery_mode == 1)
     }

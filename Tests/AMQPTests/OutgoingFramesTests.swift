@@ -48,7 +48,7 @@ struct OutgoingFramesTests {
         var settle = amqp_basic_ack_t(delivery_tag: 1, multiple: 0)
         _ = output.appendMethod(AMQP_BASIC_ACK_METHOD, &settle, channel: 1)
         let arena = Arena()
-        var properties = arena.properties(BasicProperties(contentType: "application/json"))
+        var properties = arena.properties(MessageProperties(contentType: "application/json"))
         var method = amqp_basic_publish_t(
             ticket: 0, exchange: arena.bytes("x"), routing_key: arena.bytes("k"), mandatory: 1, immediate: 0)
         let body = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
@@ -75,7 +75,7 @@ struct OutgoingFramesTests {
         _ = output.appendMethod(AMQP_BASIC_ACK_METHOD, &ack, channel: 1)
         let before = output.count
         let arena = Arena()
-        var properties = arena.properties(BasicProperties(headers: ["big": .string(String(repeating: "x", count: 5000))]))
+        var properties = arena.properties(MessageProperties(headers: ["big": .string(String(repeating: "x", count: 5000))]))
         var method = amqp_basic_publish_t(
             ticket: 0, exchange: arena.bytes(""), routing_key: arena.bytes("k"), mandatory: 0, immediate: 0)
         let status = [UInt8]([1]).withUnsafeBytes {

@@ -65,6 +65,6 @@ struct PublishConfirmationTests {
         PublishConfirmation(
             request: OutgoingPublish(
                 channel: ChannelLink(id: 1), exchange: "", routingKey: "", mandatory: false,
-                properties: BasicProperties(), body: []))
+                properties: MessageProperties(), body: []))
     }
 }

@@ -62,7 +62,7 @@ public enum Events {
         InboundMessage(
             body: body,
             properties: MessageProperties(
-                contentType: contentType, contentEncoding: contentEncoding, messageId: "m", headers: FieldTable(json: headers)),
+                contentType: contentType, contentEncoding: contentEncoding, messageID: "m", headers: FieldTable(json: headers)),
             exchange: "notifications.responses", routingKey: "photo-category", redelivered: redelivered)
     }
 

@@ -28,7 +28,7 @@ struct FollowUpCrashTests {
             id: "\(request)-tap", request: request, category: "follow-up-category", action: .custom("tap"))
         try await probe.publish(
             body: EventCodec.encode(tap),
-            properties: BasicProperties(contentType: EventContentType.cloudEvents, messageID: tap.id), routingKey: request)
+            properties: MessageProperties(contentType: EventContentType.cloudEvents, messageID: tap.id), routingKey: request)
         #expect(try await doomed.waitForExit() == SIGKILL)
         #expect(doomed.logText.contains("RESPONDER_FAULT: \(step) reached \(occurrence) times, SIGKILL"))
 

@@ -37,16 +37,16 @@ struct HostileInputTests {
             if index < good.count {
                 try await probe.publish(
                     body: good[index].body,
-                    properties: BasicProperties(
-                        contentType: good[index].contentType, deliveryMode: .persistent, messageID: "good:\(good[index].id)"))
+                    properties: MessageProperties(
+                        contentType: good[index].contentType, messageID: "good:\(good[index].id)", deliveryMode: .persistent))
             }
             if index < hostile.count {
                 let message = hostile[index]
                 try await probe.publish(
                     body: message.body,
-                    properties: BasicProperties(
-                        contentType: message.contentType, contentEncoding: message.contentEncoding, deliveryMode: .persistent,
-                        messageID: "hostile:\(message.name)"))
+                    properties: MessageProperties(
+                        contentType: message.contentType, contentEncoding: message.contentEncoding,
+                        messageID: "hostile:\(message.name)", deliveryMode: .persistent))
             }
         }
         try await waitUntilSettled(topology, on: node, probe: probe, workers: [worker])

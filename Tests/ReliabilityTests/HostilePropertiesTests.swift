@@ -28,7 +28,7 @@ struct HostilePropertiesTests {
             if index < good.count {
                 try await probe.publish(
                     body: EventCodec.encode(RedGreenTaps.event(id: good[index], request: good[index])),
-                    properties: BasicProperties(contentType: EventContentType.cloudEvents, messageID: good[index]))
+                    properties: MessageProperties(contentType: EventContentType.cloudEvents, messageID: good[index]))
             }
             if index < hostile.count {
                 let message = hostile[index]

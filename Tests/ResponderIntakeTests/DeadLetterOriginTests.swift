@@ -9,7 +9,7 @@ import Testing
 @Suite struct DeadLetterOriginTests {
     /// A message as it sits in the dead-letter queue, reached through the dead-letter exchange.
     func deadLetter(headers: FieldTable, routingKey: String = "red-category") -> AMQPDelivery {
-        var properties = BasicProperties()
+        var properties = MessageProperties()
         properties.messageID = "evt-1"
         properties.contentType = "application/cloudevents+json"
         properties.deliveryMode = .persistent

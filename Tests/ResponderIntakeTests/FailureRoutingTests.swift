@@ -20,7 +20,7 @@ import Testing
     func published(headers: FieldTable = ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"])
         -> AMQPDelivery
     {
-        var properties = BasicProperties()
+        var properties = MessageProperties()
         properties.contentType = "application/cloudevents+json"
         properties.messageID = "evt-1"
         properties.deliveryMode = .persistent
@@ -43,7 +43,7 @@ import Testing
     }
 
     func info(_ publication: ForwardedInput) throws -> DeadLetterInfo {
-        try DeadLetterInfo(headers: MessageProperties(publication.properties).jsonHeaders)
+        try DeadLetterInfo(headers: publication.properties.jsonHeaders)
     }
 
     @Test func aRetryableFailureGoesToTheFirstRetryQueueWithoutAReason() throws {

@@ -17,12 +17,12 @@ import Testing
     func input(headers: FieldTable = [:], messageID: String = "evt-1", routingKey: String = "red-category") -> AMQPDelivery {
         AMQPDelivery(
             body: Array(#"{"id":"evt-1"}"#.utf8),
-            properties: BasicProperties(contentType: "application/cloudevents+json", headers: headers, messageID: messageID),
+            properties: MessageProperties(contentType: "application/cloudevents+json", messageID: messageID, headers: headers),
             exchange: "notifications.responses", routingKey: routingKey, deliveryTag: 1, consumerTag: "c")
     }
 
     func info(_ publication: ForwardedInput) throws -> DeadLetterInfo {
-        try DeadLetterInfo(headers: MessageProperties(publication.properties).jsonHeaders)
+        try DeadLetterInfo(headers: publication.properties.jsonHeaders)
     }
 
     @Test(arguments: [FieldValue.int64(.max), .int64(4), .uint32(.max)])

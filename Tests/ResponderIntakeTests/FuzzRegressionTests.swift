@@ -48,7 +48,7 @@ import Testing
                     binarySeeds += 1
                     // The same event either way (or the same refusal).
                     let delivery = IntakeInput(binary).delivery
-                    let properties = MessageProperties(delivery.properties)
+                    let properties = delivery.properties
                     let structured = try? EventCodec.decodeResponseEvent(fixture.bodyBytes)
                     let unbundled = try? EventCodec.decodeResponseEvent(
                         headers: properties.jsonHeaders, contentType: properties.contentType, body: delivery.body)

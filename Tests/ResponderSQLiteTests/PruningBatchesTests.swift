@@ -22,7 +22,7 @@ import Testing
                     for n in start..<min(start + 500, count) {
                         let output = OutboundMessage(
                             exchange: "updates", routingKey: "photo-category", body: Array(repeating: 0x75, count: 300),
-                            properties: MessageProperties(messageId: "out-\(prefix)-\(n)"))
+                            properties: MessageProperties(messageID: "out-\(prefix)-\(n)"))
                         let commit = StateCommit(
                             inboxEntry: InboxEntry(source: "/tests", eventID: "\(prefix)-\(n)", requestIdentifier: "\(prefix)-note-\(n)", outputs: [output],
                                 processedAt: date),

@@ -41,9 +41,9 @@ import Testing
         #expect(
             message.properties
                 == MessageProperties(
-                    contentType: "application/cloudevents+json", messageId: "input-7/dismissed",
-                    correlationId: "input-7", type: "notification.dismissed.v1", appId: "responder",
-                    timestamp: Int64(Events.start.timeIntervalSince1970), deliveryMode: .persistent))
+                    contentType: "application/cloudevents+json", messageID: "input-7/dismissed",
+                    correlationID: "input-7", type: "notification.dismissed.v1", appID: "responder",
+                    timestamp: UInt64(Events.start.timeIntervalSince1970), deliveryMode: .persistent))
         #expect(await store.notification("note-9")?.version == 1)
     }
 
@@ -88,6 +88,6 @@ import Testing
         #expect(message.properties.contentType == "application/json")
         #expect(message.body == EventCodec.encode(event.data))
         #expect(message.properties.jsonHeaders == BinaryModeHeaders.headers(of: event))
-        #expect(message.properties.messageId == structured.properties.messageId)
+        #expect(message.properties.messageID == structured.properties.messageID)
     }
 }

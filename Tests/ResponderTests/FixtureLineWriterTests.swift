@@ -12,8 +12,8 @@ import Testing
     /// Properties as a producer records them, every one set; headers in the order a fixture line keeps them (its
     /// `headers` is a JSON object, read back sorted by name).
     static let recordedProperties = MessageProperties(
-        contentType: EventContentType.cloudEvents, contentEncoding: "identity", messageId: "evt-0002",
-        correlationId: "evt-0001", type: EventType.notificationResponse, appId: "ios-app", timestamp: 1_795_165_205,
+        contentType: EventContentType.cloudEvents, contentEncoding: "identity", messageID: "evt-0002",
+        correlationID: "evt-0001", type: EventType.notificationResponse, appID: "ios-app", timestamp: 1_795_165_205,
         deliveryMode: .persistent, headers: ["x-count": .int64(3), "x-trace": .string("abc")])
 
     static func expectWrittenAsBefore(_ line: FixtureLine, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -59,8 +59,8 @@ import Testing
             .init(),
             Self.recordedProperties,
             .init(
-                contentType: tricky, contentEncoding: tricky, messageId: tricky, correlationId: tricky, type: tricky,
-                appId: tricky, timestamp: 0, deliveryMode: .transient,
+                contentType: tricky, contentEncoding: tricky, messageID: tricky, correlationID: tricky, type: tricky,
+                appID: tricky, timestamp: 0, deliveryMode: .transient,
                 headers: [tricky: .string(tricky), "a": .array([.void, .bool(false), .double(-2.5)]), "": .table([:])]),
             .init(timestamp: .max, headers: [:]),
             .init(type: "t"),

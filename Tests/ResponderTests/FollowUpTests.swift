@@ -76,7 +76,7 @@ import Testing
         let message = try followUpMessage(in: scheduled)
         #expect(message.routingKey == "note-1", "routed by its notification, so ordered mode keeps it on its shard")
         #expect(scheduled.outputs.last?.exchange == "responder.responses.follow-up.1000ms", "the shortest delay")
-        #expect(message.properties.messageId == r1FollowUp)
+        #expect(message.properties.messageID == r1FollowUp)
         #expect(await pipeline.process(Events.message(Events.response(id: "r2"))).disposition == .noUpdate)
 
         let handled = await pipeline.process(message)
@@ -262,7 +262,7 @@ import Testing
         other.source = "/other"
         let fromTests = try followUpMessage(in: await pipeline.process(Events.message(Events.response(id: "r2"))))
         let fromOther = try followUpMessage(in: await pipeline.process(Events.message(other)))
-        #expect(fromTests.properties.messageId != fromOther.properties.messageId)
+        #expect(fromTests.properties.messageID != fromOther.properties.messageID)
         _ = try await handleWhenDue(fromTests, by: pipeline)
         _ = try await handleWhenDue(fromOther, by: pipeline)
         #expect(relay.journal.entries.count == relay.hops + 2, "both handled")

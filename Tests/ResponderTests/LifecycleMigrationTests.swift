@@ -17,7 +17,7 @@ import Testing
     private let outputs = [
         OutboundMessage(
             exchange: "notifications.action-updates", routingKey: "photo-category", body: Array("old".utf8),
-            properties: MessageProperties(messageId: "e-old/actions-updated"))
+            properties: MessageProperties(messageID: "e-old/actions-updated"))
     ]
 
     private let record = NotificationRecord(
@@ -68,7 +68,7 @@ import Testing
             try db.execute(
                 sql: "INSERT INTO inbox_output VALUES ('e-old', '/tests', 0, ?, ?, ?, ?)",
                 arguments: [
-                    output.exchange, output.routingKey, Data(EventCodec.encode(output.properties)), Data(output.body),
+                    output.exchange, output.routingKey, Data(output.properties.storedBytes), Data(output.body),
                 ])
         }
         try queue.close()

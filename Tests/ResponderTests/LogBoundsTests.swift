@@ -61,7 +61,7 @@ import Testing
             _ = await pipeline.process(Events.message(event))
         }
         var hostileMessage = Events.message(Self.events()[0])
-        hostileMessage.properties.messageId = Self.hostile
+        hostileMessage.properties.messageID = Self.hostile
         hostileMessage.properties.contentType = "text/plain"
         #expect(await pipeline.process(hostileMessage).deadLetterReason == .unsupportedContentType)
 

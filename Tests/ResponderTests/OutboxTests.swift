@@ -67,8 +67,8 @@ import Testing
         #expect(
             message.properties
                 == MessageProperties(
-                    contentType: "text/plain", messageId: "input-7/sent-1", correlationId: "input-7", appId: "responder",
-                    timestamp: Int64(Events.start.timeIntervalSince1970), deliveryMode: .persistent))
+                    contentType: "text/plain", messageID: "input-7/sent-1", correlationID: "input-7", appID: "responder",
+                    timestamp: UInt64(Events.start.timeIntervalSince1970), deliveryMode: .persistent))
     }
 
     @Test func theAppTierReadsTheActionsSetsThemDismissesAndSendsInOneDefinedOrder() async throws {
@@ -77,7 +77,7 @@ import Testing
             .process(Events.message(Events.response(id: "open-1", category: "photo-category", action: .default)))
         #expect(delegate.journal.entries == [["like-action", "share-action", "reply-action"]])
         #expect(
-            outcome.outputs.map(\.properties.messageId)
+            outcome.outputs.map(\.properties.messageID)
                 == ["open-1/actions-updated", "open-1/dismissed", "open-1/sent-1"])
         let update = try outcome.outputs[0].update
         #expect(update.data.actions == [Fixtures.like] && update.data.responseOption == .dismiss && update.data.version == 1)
@@ -91,7 +91,7 @@ import Testing
             try registry(extension: SendingExtension(option: .dismissAndForwardAction), delegate: delegate)
         ).process(Events.message(Events.response(id: "reply-1")))
         #expect(
-            outcome.outputs.map(\.properties.messageId)
+            outcome.outputs.map(\.properties.messageID)
                 == ["reply-1/actions-updated", "reply-1/dismissed", "reply-1/sent-1", "reply-1/sent-2"])
         #expect(outcome.outputs[2].body == Array("extension:like-action".utf8))
         #expect(outcome.outputs[3].body == Array("delegate:3".utf8))

@@ -46,9 +46,9 @@ import Testing
         #expect(
             message.properties
                 == MessageProperties(
-                    contentType: "application/cloudevents+json", messageId: "input-7/actions-updated",
-                    correlationId: "input-7", type: "notification.actions.updated.v1", appId: "responder",
-                    timestamp: Int64(Events.start.timeIntervalSince1970), deliveryMode: .persistent))
+                    contentType: "application/cloudevents+json", messageID: "input-7/actions-updated",
+                    correlationID: "input-7", type: "notification.actions.updated.v1", appID: "responder",
+                    timestamp: UInt64(Events.start.timeIntervalSince1970), deliveryMode: .persistent))
     }
 
     @Test func traceHeadersAreCopiedAndOthersAreNot() async throws {
@@ -75,7 +75,7 @@ import Testing
             of: Events.response(id: "e1"), configuration: configuration, outputExchange: "custom.updates")
         #expect(message.exchange == "custom.updates")
         #expect(try message.update.source == "urn:test")
-        #expect(message.properties.appId == "tester")
+        #expect(message.properties.appID == "tester")
     }
 
     @Test func theSameInputGivesTheSameBytesInAFreshStore() async throws {

@@ -17,7 +17,7 @@ import Testing
     private func commit(_ eventID: String, outputSize: Int = 200, at date: Date = Date()) -> StateCommit {
         let output = OutboundMessage(
             exchange: "updates", routingKey: "photo-category", body: Array(repeating: UInt8(ascii: "u"), count: outputSize),
-            properties: MessageProperties(messageId: "out-\(eventID)"))
+            properties: MessageProperties(messageID: "out-\(eventID)"))
         return StateCommit(
             inboxEntry: InboxEntry(source: "/tests", eventID: eventID, requestIdentifier: "note-1", outputs: [output], processedAt: date),
             notification: nil)

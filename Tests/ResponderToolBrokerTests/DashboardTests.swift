@@ -37,7 +37,7 @@ struct DashboardTests {
         let worker = try WorkerProcess(topology: topology, statePath: folder.appendingPathComponent("state.sqlite").path)
         try await worker.waitUntilReady()
         try await probe.publish(Array(try QueueProbe.lines(of: Paths.session("rotations")).prefix(1)))
-        try await probe.publish(body: Array("{".utf8), properties: BasicProperties())
+        try await probe.publish(body: Array("{".utf8), properties: MessageProperties())
         _ = try await probe.takeUpdates(1)
         _ = try await probe.takeDeadLetters(1)
         // The dead letter's counter appears once its confirm comes back, after the broker has routed it.

@@ -41,7 +41,7 @@ struct DeadLetterPolicyTests {
 
         // The dead-letter exchange routes nowhere: its queue is gone.
         try await probe.channel.deleteQueue(names.deadLetterQueue)
-        var properties = BasicProperties()
+        var properties = MessageProperties()
         properties.messageID = "crashes-every-worker"
         try await probe.publish(body: Array("{}".utf8), properties: properties)
         // Delivered once more than the limit allows, returned each time, as to workers that crash on it: the broker

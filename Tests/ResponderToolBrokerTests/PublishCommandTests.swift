@@ -49,7 +49,7 @@ struct PublishCommandTests {
         for (message, line) in zip(published, lines) {
             #expect(message.body == line.bodyBytes)
             #expect(message.routingKey == line.routingKey)
-            #expect(message.properties.messageID == line.properties.messageId)
+            #expect(message.properties.messageID == line.properties.messageID)
             #expect(message.properties.contentType == line.properties.contentType)
             #expect(message.properties.deliveryMode?.rawValue == line.properties.deliveryMode.map { UInt8($0.rawValue) })
         }
@@ -75,7 +75,7 @@ struct PublishCommandTests {
             let line = lines[index % lines.count]
             let pass = index / lines.count
             let suffix = pass == 0 ? "" : "-r\(pass)"
-            #expect(message.properties.messageID == line.properties.messageId.map { $0 + suffix })
+            #expect(message.properties.messageID == line.properties.messageID.map { $0 + suffix })
             guard case .object(var event)? = line.body, case .string(let id)? = event["id"] else {
                 #expect(message.body == line.bodyBytes, "a body that is no event is published as it is")
                 continue

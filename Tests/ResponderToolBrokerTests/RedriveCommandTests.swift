@@ -33,7 +33,7 @@ struct RedriveCommandTests {
     static func fill(_ probe: QueueProbe, exchange: String, _ deadLetters: [DeadLetter] = deadLetters) async throws {
         let topology = probe.topology.topology
         for deadLetter in deadLetters {
-            var properties = BasicProperties()
+            var properties = MessageProperties()
             properties.messageID = deadLetter.messageID
             properties.contentType = "application/cloudevents+json"
             properties.deliveryMode = .persistent
@@ -143,7 +143,7 @@ struct RedriveCommandTests {
             ("forged-default", "", otherQueue),
         ]
         for forgery in forgeries {
-            var properties = BasicProperties()
+            var properties = MessageProperties()
             properties.messageID = forgery.messageID
             properties.headers = [
                 "x-responder-original-exchange": .string(forgery.exchange),

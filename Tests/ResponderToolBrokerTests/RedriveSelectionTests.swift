@@ -34,7 +34,7 @@ struct RedriveSelectionTests {
     static func fill(_ probe: QueueProbe) async throws {
         let topology = probe.topology.topology
         for deadLetter in deadLetters {
-            var properties = BasicProperties()
+            var properties = MessageProperties()
             properties.messageID = deadLetter.id
             properties.contentType = "application/cloudevents+json"
             let info = DeadLetterInfo(
@@ -109,7 +109,7 @@ struct RedriveSelectionTests {
         #expect(result.status == 0, "\(result.stderr)")
         let shown = try #require(result.stdout.split(separator: "\n").first.map(String.init))
         let line = try EventCodec.decodeFixtureLine(Array(shown.utf8))
-        #expect(line.properties.messageId == "ev-4")
+        #expect(line.properties.messageID == "ev-4")
         #expect(line.properties.headers["x-responder-reason"] == .string("handler-failed"))
         #expect(!result.stdout.contains("station"), "the user's text is never shown")
         #expect(shown.contains("(22 characters, not shown)"))

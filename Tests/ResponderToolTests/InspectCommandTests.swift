@@ -31,7 +31,7 @@ struct InspectCommandTests {
         #expect(entryLines.count == 3)
         for (line, entry) in zip(entryLines, recent) {
             #expect(line.contains(" \(entry.source) \(entry.eventID)  "), "\(line)")
-            for output in entry.outputs { #expect(line.contains(output.properties.messageId ?? "?"), "\(line)") }
+            for output in entry.outputs { #expect(line.contains(output.properties.messageID ?? "?"), "\(line)") }
         }
     }
 

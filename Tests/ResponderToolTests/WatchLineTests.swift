@@ -41,7 +41,7 @@ import WorkerHarness
                 let command = try EventCodec.decodeDeviceCommandEvent(output.bodyBytes, as: Removal.self).data
                 #expect(line.hasPrefix(command.requestIdentifier + "  ") && line.hasSuffix("  →  remove"), "\(line)")
             default:
-                let id = output.properties.messageId ?? ""
+                let id = output.properties.messageID ?? ""
                 #expect(
                     line == "\(id)  →  message \(type) to \(output.exchange) (routing key \(output.routingKey)): "
                         + "\(output.bodyBytes.count) bytes, not shown", "\(line)")
@@ -123,7 +123,7 @@ import WorkerHarness
             routingKey: input.routingKey, redelivered: false)
         let line = WatchCommand.line(for: deadLetter)
         #expect(
-            line == "\(input.properties.messageId ?? "")  ✗  dead-lettered (handler-failed) after 4 attempts: "
+            line == "\(input.properties.messageID ?? "")  ✗  dead-lettered (handler-failed) after 4 attempts: "
                 + "the handler threw ChatError.unavailable")
         #expect(try !Self.typedTexts().contains { line.contains($0) }, "\(line)")
     }

@@ -44,7 +44,7 @@ struct CloudEventsSDKTests {
             arguments: ["--output-mode", outputMode.rawValue])
         try await worker.waitUntilReady()
         for message in produced {
-            var properties = BasicProperties(MessageProperties(headers: FieldTable(json: message.headers)))
+            var properties = MessageProperties(headers: FieldTable(json: message.headers))
             properties.contentType = message.contentType
             try await probe.publish(
                 body: Array(try #require(Data(base64Encoded: message.body))), properties: properties,
@@ -55,7 +55,7 @@ struct CloudEventsSDKTests {
         let updates = try await probe.takeUpdates(golden.count)
 
         let decoded = try updates.map { update in
-            let properties = MessageProperties(update.properties)
+            let properties = update.properties
             switch outputMode {
             case .structured:
                 #expect(properties.contentType == EventContentType.cloudEvents)
@@ -71,7 +71,7 @@ struct CloudEventsSDKTests {
         #expect(decoded == golden)
 
         let outputs = updates.map { update in
-            let properties = MessageProperties(update.properties)
+            let properties = update.properties
             let line: [String: JSONValue] = [
                 "contentType": properties.contentType.map(JSONValue.string) ?? .null,
                 "headers": .object(properties.jsonHeaders), "body": .string(Data(update.body).base64EncodedString()),

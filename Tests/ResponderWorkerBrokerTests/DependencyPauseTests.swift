@@ -71,7 +71,7 @@ struct DependencyPauseTests {
         try await worker.stop()
 
         #expect(updates.count == inputs, "one update per input, none twice")
-        #expect(Set(updates.compactMap(\.properties.correlationID)) == Set(pokes.compactMap(\.properties.messageId)))
+        #expect(Set(updates.compactMap(\.properties.correlationID)) == Set(pokes.compactMap(\.properties.messageID)))
         #expect(try await probe.count(topology.topology.deadLetterQueue) == 0, "the outage cost no input its retries")
         #expect(try await probe.count(topology.topology.inputQueue) == 0)
         await probe.cleanUp()

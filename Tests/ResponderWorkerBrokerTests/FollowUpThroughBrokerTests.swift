@@ -17,7 +17,7 @@ struct FollowUpThroughBrokerTests {
     private func publish<Payload>(_ event: CloudEvent<Payload>, _ probe: QueueProbe) async throws {
         try await probe.publish(
             body: EventCodec.encode(event),
-            properties: BasicProperties(contentType: EventContentType.cloudEvents, messageID: event.id),
+            properties: MessageProperties(contentType: EventContentType.cloudEvents, messageID: event.id),
             routingKey: event.subject ?? "")
     }
 
@@ -110,7 +110,7 @@ struct FollowUpThroughBrokerTests {
         let forge = { (id: String, request: String) in
             try await probe.publish(
                 body: Array(#"{"followUp":"\#(id)","requestIdentifier":"\#(request)"}"#.utf8),
-                properties: BasicProperties(contentType: "application/json", messageID: id, type: "responder.follow-up.v1"),
+                properties: MessageProperties(contentType: "application/json", messageID: id, type: "responder.follow-up.v1"),
                 routingKey: request)
         }
         let genuine = FollowUp.id(source: "/tests", causedBy: "\(request)-e1", number: 1)

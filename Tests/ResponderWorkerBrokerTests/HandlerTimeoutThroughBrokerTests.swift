@@ -28,7 +28,7 @@ struct HandlerTimeoutThroughBrokerTests {
         #expect(calls[id("ignores")] == 3)
         #expect(updates.map(\.properties.correlationID) == [id("fine")])
         for letter in deadLetters {
-            let info = try DeadLetterInfo(headers: MessageProperties(letter.properties).jsonHeaders)
+            let info = try DeadLetterInfo(headers: letter.properties.jsonHeaders)
             #expect(info.reason == .handlerTimeout)
             #expect(info.attempts == 3)
             #expect(info.detail.hasPrefix("handler-timeout: the extension \"hanging\" ran past its limit of 300 ms"))
@@ -61,7 +61,7 @@ struct HandlerTimeoutThroughBrokerTests {
         let causes = try updates.map { try EventCodec.decodeActionSetUpdateEvent($0.body).data.causationId }
         #expect(Set(causes) == [request("sleeps") + "-e2", request("ignores") + "-e2"])
         for letter in deadLetters {
-            let info = try DeadLetterInfo(headers: MessageProperties(letter.properties).jsonHeaders)
+            let info = try DeadLetterInfo(headers: letter.properties.jsonHeaders)
             #expect(info.reason == .handlerTimeout)
             #expect(info.attempts == 2)
             #expect(letter.properties.headers["x-death"] == nil, "never in a retry queue")

@@ -34,7 +34,7 @@ struct InboxSourceThroughBrokerTests {
         let reused = tap(source: "/app-a", request: "c")
         try await probe.publish([reused])
         let deadLetter = try #require(try await probe.takeDeadLetters(1).first)
-        let info = try DeadLetterInfo(headers: MessageProperties(deadLetter.properties).jsonHeaders)
+        let info = try DeadLetterInfo(headers: deadLetter.properties.jsonHeaders)
         #expect(info.reason == .eventIDReused)
         #expect(deadLetter.body == reused.bodyBytes)
         #expect(try await probe.count(topology.topology.outputQueue) == 0)

@@ -38,7 +38,7 @@ struct OrderedRetryThroughBrokerTests {
 
         let letter = try #require(deadLetters.first)
         #expect(letter.properties.messageID == "\(always)-e1")
-        let info = try DeadLetterInfo(headers: MessageProperties(letter.properties).jsonHeaders)
+        let info = try DeadLetterInfo(headers: letter.properties.jsonHeaders)
         #expect(info.reason == .retriesExhausted)
         #expect(info.attempts == 4)
         #expect(info.detail == "the downstream service is busy (call 4)", "the last error")

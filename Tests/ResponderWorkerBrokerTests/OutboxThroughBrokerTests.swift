@@ -39,7 +39,7 @@ struct OutboxThroughBrokerTests {
         let event = Events.response(id: "\(topology.prefix)-open", category: Self.category, action: .default)
         try await probe.publish(
             body: EventCodec.encode(event),
-            properties: BasicProperties(contentType: "application/cloudevents+json", messageID: event.id),
+            properties: MessageProperties(contentType: "application/cloudevents+json", messageID: event.id),
             routingKey: Self.category)
         let sent = try await probe.take(1, from: "\(topology.prefix).opened")
         try await waitFor("the input acknowledged") { try await probe.count(topology.topology.inputQueue) == 0 }

@@ -99,7 +99,7 @@ struct PoisonInputTests {
         let (firstHalf, secondHalf) = (Array(session.prefix(7)), Array(session.dropFirst(7)))
         try await probe.publish(firstHalf)
         for poison in poisons {
-            var properties = BasicProperties()
+            var properties = MessageProperties()
             properties.contentType = poison.contentType
             properties.messageID = poison.messageID
             properties.deliveryMode = .persistent
@@ -123,7 +123,7 @@ struct PoisonInputTests {
                 Issue.record("\(messageID) was not dead-lettered")
                 continue
             }
-            let line = try #require(session.first { $0.properties.messageId == messageID })
+            let line = try #require(session.first { $0.properties.messageID == messageID })
             try Self.check(
                 deadLetter, reason: reason, body: line.bodyBytes, routingKey: line.routingKey, detailMentions: nil,
                 topology: topology, workerID: workerID)
@@ -178,7 +178,7 @@ struct PoisonInputTests {
         topology: TestTopology, workerID: String
     ) throws {
         let id = deadLetter.properties.messageID ?? "?"
-        let headers = MessageProperties(deadLetter.properties).jsonHeaders
+        let headers = deadLetter.properties.jsonHeaders
         let info = try DeadLetterInfo(headers: headers)
         #expect(info.reason == reason, "\(id)")
         #expect(!info.detail.isEmpty && info.detail.count < 300, "\(id): a short readable detail, not the body: \(info.detail)")

@@ -74,7 +74,7 @@ struct SlowHandlerThroughBrokerTests {
         let deadLetters = try await probe.takeDeadLetters(hung.count)
         try await worker.stop()
         for letter in deadLetters {
-            let info = try DeadLetterInfo(headers: MessageProperties(letter.properties).jsonHeaders)
+            let info = try DeadLetterInfo(headers: letter.properties.jsonHeaders)
             #expect(info.reason == .handlerTimeout)
         }
         #expect(Set(deadLetters.compactMap(\.properties.messageID)) == Set(ids), "each cut once")

@@ -95,7 +95,7 @@ struct StorePauseTests {
         try await worker.stop()
 
         #expect(updates.count == inputs, "one update per input, none twice")
-        #expect(Set(updates.compactMap(\.properties.correlationID)) == Set(pokes.compactMap(\.properties.messageId)))
+        #expect(Set(updates.compactMap(\.properties.correlationID)) == Set(pokes.compactMap(\.properties.messageID)))
         #expect(try await probe.count(topology.topology.deadLetterQueue) == 0, "an outage costs an input nothing")
         #expect(try await probe.count(topology.topology.inputQueue) == 0)
         #expect(await store.checks >= 1, "the worker paused and checked the store before it resumed")

@@ -26,7 +26,7 @@ struct UnpublishableOutputThroughBrokerTests {
             RedGreenTaps.event(id: longID, request: request), exchange: topology.topology.inputExchange)
         try await probe.publish([long])
         let deadLetter = try #require(try await probe.takeDeadLetters(1).first)
-        let info = try DeadLetterInfo(headers: MessageProperties(deadLetter.properties).jsonHeaders)
+        let info = try DeadLetterInfo(headers: deadLetter.properties.jsonHeaders)
         #expect(info.reason == .unpublishable)
         #expect(info.detail.contains("the message-id property has 266 bytes, over 255"), "\(info.detail)")
         #expect(deadLetter.body == long.bodyBytes)

@@ -15,7 +15,7 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_795_165_300)
 
     let delivery = AMQPDelivery(
-        body: Array(#"{"id":"evt-1"}"#.utf8), properties: BasicProperties(), exchange: "notifications.responses",
+        body: Array(#"{"id":"evt-1"}"#.utf8), properties: MessageProperties(), exchange: "notifications.responses",
         routingKey: "red-category", deliveryTag: 1, consumerTag: "c")
 
     func plan(_ outcome: ResponseOutcome, retriedInPlace: Int = 0, routing: FailureRouting? = nil) -> SettlementPlan {

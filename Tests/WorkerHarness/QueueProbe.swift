@@ -34,13 +34,13 @@ public struct QueueProbe: Sendable {
             pending.append(
                 try channel.publishPipelined(
                     line.bodyBytes, exchange: topology.topology.inputExchange, routingKey: line.routingKey,
-                    properties: BasicProperties(line.properties)))
+                    properties: line.properties))
         }
         for confirmation in pending { try await confirmation.confirmed() }
     }
 
     /// Publishes one raw body with the given properties to the input exchange, confirmed.
-    public func publish(body: [UInt8], properties: BasicProperties, routingKey: String = "red-category") async throws {
+    public func publish(body: [UInt8], properties: MessageProperties, routingKey: String = "red-category") async throws {
         try await channel.publish(
             body, exchange: topology.topology.inputExchange, routingKey: routingKey, properties: properties)
     }

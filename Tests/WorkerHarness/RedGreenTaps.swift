@@ -39,7 +39,7 @@ public enum RedGreenTaps {
         FixtureLine(
             exchange: exchange, routingKey: routingKey,
             properties: MessageProperties(
-                contentType: contentType, messageId: messageID, appId: "worker-tests", deliveryMode: .persistent,
+                contentType: contentType, messageID: messageID, appID: "worker-tests", deliveryMode: .persistent,
                 headers: FieldTable(json: headers)),
             bodyBytes: body)
     }

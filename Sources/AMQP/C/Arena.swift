@@ -84,7 +84,7 @@ final class Arena {
         return field
     }
 
-    func properties(_ properties: BasicProperties) -> amqp_basic_properties_t {
+    func properties(_ properties: MessageProperties) -> amqp_basic_properties_t {
         var c = amqp_basic_properties_t()
         var flags: amqp_flags_t = 0
         func string(_ value: String?, _ flag: Int32, _ field: WritableKeyPath<amqp_basic_properties_t, amqp_bytes_t>) {

@@ -78,7 +78,7 @@ extension FieldValue {
     }
 }
 
-extension BasicProperties {
+extension MessageProperties {
     init(_ c: amqp_basic_properties_t) {
         self.init()
         let flags = c._flags

@@ -4,6 +4,6 @@ struct OutgoingPublish: Sendable {
     var exchange: String
     var routingKey: String
     var mandatory: Bool
-    var properties: BasicProperties
+    var properties: MessageProperties
     var body: [UInt8]
 }

@@ -14,7 +14,7 @@ extension IncomingFrame {
             let header = frame.payload.properties
             self = .header(
                 channel: frame.channel,
-                properties: BasicProperties(header.decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee),
+                properties: MessageProperties(header.decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee),
                 bodySize: header.body_size)
         case AMQP_FRAME_BODY:
             let fragment = frame.payload.body_fragment

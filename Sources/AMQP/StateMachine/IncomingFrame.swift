@@ -14,7 +14,7 @@ enum IncomingFrame {
     /// A method on an open (or once open) channel.
     case method(channel: UInt16, BrokerMethod)
     /// A content header: the properties and body size of the message whose method came last on the channel.
-    case header(channel: UInt16, properties: BasicProperties, bodySize: UInt64)
+    case header(channel: UInt16, properties: MessageProperties, bodySize: UInt64)
     /// A piece of a message body. The bytes stay in librabbitmq's memory: valid only while the frame is handled.
     case body(channel: UInt16, UnsafeRawBufferPointer)
     /// A heartbeat librabbitmq queued while it was writing; its arrival already counted.

@@ -9,8 +9,8 @@ extension PipelineConfiguration {
         _ id: String, of requestIdentifier: String, to step: FollowUpLadder.Step, causedBy cause: some OutputCause
     ) -> OutboundMessage {
         let properties = MessageProperties(
-            contentType: EventContentType.json, messageId: id, correlationId: cause.causationID,
-            type: FollowUpMessage.type, appId: appID, timestamp: cause.outputTimestamp, deliveryMode: .persistent,
+            contentType: EventContentType.json, messageID: id, correlationID: cause.causationID,
+            type: FollowUpMessage.type, appID: appID, timestamp: cause.outputTimestamp, deliveryMode: .persistent,
             headers: TraceContext.propagated(from: cause.message.properties.headers))
         return OutboundMessage(
             exchange: step.exchange, routingKey: requestIdentifier,

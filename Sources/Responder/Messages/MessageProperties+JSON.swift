@@ -43,7 +43,7 @@ extension FieldTable {
         entries.contains { $0.key == name }
     }
 
-    /// The value of the last entry named `name`: the one that counts, as in ``MessageProperties/jsonHeaders``.
+    /// The value of the last entry named `name`: the one that counts, as in `MessageProperties.jsonHeaders`.
     func last(named name: String) -> FieldValue? {
         entries.last { $0.key == name }?.value
     }

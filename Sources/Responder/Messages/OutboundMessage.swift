@@ -1,5 +1,5 @@
 /// A message the pipeline wants published, independent of the transport that will publish it.
-public struct OutboundMessage: Sendable, Hashable, Codable {
+public struct OutboundMessage: Sendable, Hashable {
     /// The exchange to publish to.
     public var exchange: String
     /// The routing key; for action-set updates, the category identifier.

@@ -19,5 +19,5 @@ protocol OutputCause: Sendable {
 
 extension OutputCause {
     /// ``outputTime`` in whole seconds since 1970, as AMQP's timestamp property carries it.
-    var outputTimestamp: Int64 { Int64(outputTime.timeIntervalSince1970.rounded(.down)) }
+    var outputTimestamp: UInt64 { MessageProperties.timestamp(of: outputTime) }
 }

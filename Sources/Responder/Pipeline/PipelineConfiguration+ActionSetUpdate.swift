@@ -45,8 +45,8 @@ extension PipelineConfiguration {
             body = EventCodec.encode(event.data)
         }
         let properties = MessageProperties(
-            contentType: contentType, messageId: event.id, correlationId: correlationId, type: event.type, appId: appID,
-            timestamp: Int64(time.timeIntervalSince1970.rounded(.down)), deliveryMode: .persistent, headers: headers)
+            contentType: contentType, messageID: event.id, correlationID: correlationId, type: event.type, appID: appID,
+            timestamp: MessageProperties.timestamp(of: time), deliveryMode: .persistent, headers: headers)
         return OutboundMessage(exchange: exchange, routingKey: routingKey, body: body, properties: properties)
     }
 }

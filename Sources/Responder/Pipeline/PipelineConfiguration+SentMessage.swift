@@ -6,8 +6,8 @@ extension PipelineConfiguration {
     /// valid trace headers, and a timestamp from the input, never the clock, so the same input yields the same message.
     func sentMessage(_ message: SentMessage, number: Int, causedBy input: some OutputCause) -> OutboundMessage {
         let properties = MessageProperties(
-            contentType: message.contentType, messageId: SentMessage.messageID(causedBy: input.causationID, number: number),
-            correlationId: input.causationID, type: message.type, appId: appID,
+            contentType: message.contentType, messageID: SentMessage.messageID(causedBy: input.causationID, number: number),
+            correlationID: input.causationID, type: message.type, appID: appID,
             timestamp: input.outputTimestamp, deliveryMode: .persistent,
             headers: TraceContext.propagated(from: input.message.properties.headers))
         return OutboundMessage(

@@ -103,7 +103,7 @@ public final class ResponsePipeline: Sendable {
         } catch {
             let outcome = error.outcome
             metrics.record(outcome)
-            let messageID = DeadLetterInfo.boundedDetail(message.properties.messageId ?? "")
+            let messageID = DeadLetterInfo.boundedDetail(message.properties.messageID ?? "")
             logger.log(level: outcome.logLevel, outcome.logMessage, metadata: outcome.logMetadata.merging(["message-id": "\(messageID)"]) { $1 })
             throw error
         }

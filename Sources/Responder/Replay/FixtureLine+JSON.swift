@@ -73,18 +73,18 @@ extension RecordedProperties {
             key(name)
             JSONText.appendInteger(value, to: &bytes)
         }
-        string(#""appId":"#, properties.appId)
+        string(#""appId":"#, properties.appID)
         string(#""contentEncoding":"#, properties.contentEncoding)
         string(#""contentType":"#, properties.contentType)
-        string(#""correlationId":"#, properties.correlationId)
+        string(#""correlationId":"#, properties.correlationID)
         integer(#""deliveryMode":"#, properties.deliveryMode.map { Int64($0.rawValue) })
         if !properties.headers.isEmpty {
             key(#""headers":"#)
             // At the depth the generic encoder gives it: the line is 0, its properties 1.
             try JSONText.appendValue(.object(properties.jsonHeaders), to: &bytes, depth: 2)
         }
-        string(#""messageId":"#, properties.messageId)
-        integer(#""timestamp":"#, properties.timestamp)
+        string(#""messageId":"#, properties.messageID)
+        integer(#""timestamp":"#, properties.timestamp.flatMap { Int64(exactly: $0) })
         string(#""type":"#, properties.type)
         if separator == UInt8(ascii: "{") { bytes.append(separator) }
         bytes.append(UInt8(ascii: "}"))

@@ -96,19 +96,19 @@ extension RecordedProperties {
             } else if named("contentEncoding") {
                 guard string(into: &properties.contentEncoding) else { return nil }
             } else if named("messageId") {
-                guard string(into: &properties.messageId) else { return nil }
+                guard string(into: &properties.messageID) else { return nil }
             } else if named("correlationId") {
-                guard string(into: &properties.correlationId) else { return nil }
+                guard string(into: &properties.correlationID) else { return nil }
             } else if named("type") {
                 guard string(into: &properties.type) else { return nil }
             } else if named("appId") {
-                guard string(into: &properties.appId) else { return nil }
+                guard string(into: &properties.appID) else { return nil }
             } else if named("timestamp") {
                 guard kind == .integer, tape.integer(at: value) >= 0 else { return nil }
-                properties.timestamp = tape.integer(at: value)
+                properties.timestamp = UInt64(tape.integer(at: value))
             } else if named("deliveryMode") {
                 guard kind == .integer, (1...2).contains(tape.integer(at: value)) else { return nil }
-                properties.deliveryMode = MessageProperties.DeliveryMode(rawValue: Int(tape.integer(at: value)))
+                properties.deliveryMode = MessageProperties.DeliveryMode(rawValue: UInt8(tape.integer(at: value)))
             } else if named("headers") {
                 guard kind == .object else { return nil }
                 properties.headers = FieldTable(json: tape.members(at: value))

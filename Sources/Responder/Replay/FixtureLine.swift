@@ -6,7 +6,7 @@ import NotificationEvents
 /// `bodyBase64`.
 ///
 /// The replay format, so it lives with replay: the contract module holds the events a consumer reads, not the files
-/// a replay reads. Its properties are the pipeline's ``MessageProperties``; the file leaves out `headers` when there
+/// a replay reads. Its properties are the pipeline's `MessageProperties`; the file leaves out `headers` when there
 /// are none, and reads an absent `headers` as none (FixtureLine+Properties.swift).
 public struct FixtureLine: Sendable, Hashable, Codable {
     /// The exchange the message was published to; empty for the default exchange.

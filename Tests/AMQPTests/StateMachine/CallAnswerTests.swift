@@ -69,7 +69,7 @@ struct CallAnswerTests {
         let (after, _) = driver.call(.qos(prefetchCount: 1), on: link)
         let message = AMQPDelivery(body: [], exchange: "x", routingKey: "k", redelivered: true, deliveryTag: 7, consumerTag: "")
         #expect(driver.receive(.method(channel: link.id, .answer(.got(message)))).isEmpty)
-        var properties = BasicProperties()
+        var properties = MessageProperties()
         properties.messageID = "m-1"
         _ = driver.receive(.header(channel: link.id, properties: properties, bodySize: 3))
         #expect(!got.isAnswered)

@@ -32,7 +32,7 @@ struct CloseTests {
         #expect(link.closeError == error)
 
         // Its late frames are dropped; new work fails at once; the other channel carries on.
-        #expect(driver.receive(.header(channel: link.id, properties: BasicProperties(), bodySize: 0)).isEmpty)
+        #expect(driver.receive(.header(channel: link.id, properties: MessageProperties(), bodySize: 0)).isEmpty)
         let (late, none) = driver.call(.qos(prefetchCount: 1), on: link)
         #expect(none.isEmpty && late.error == error)
         #expect(driver.execute(.settle(link, .ack(deliveryTag: 1, multiple: false))).isEmpty)

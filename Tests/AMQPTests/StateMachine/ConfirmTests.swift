@@ -67,7 +67,7 @@ struct ConfirmTests {
         let second = driver.publish(on: link, mandatory: true).0
         let returned = AMQPDelivery(body: [], exchange: "x", routingKey: "nowhere", deliveryTag: 0, consumerTag: "")
         _ = driver.receive(.method(channel: link.id, .returned(replyCode: 312, replyText: "NO_ROUTE", returned)))
-        _ = driver.receive(.header(channel: link.id, properties: BasicProperties(), bodySize: 1))
+        _ = driver.receive(.header(channel: link.id, properties: MessageProperties(), bodySize: 1))
         _ = driver.receiveBody([1], on: link.id)
         _ = driver.receive(.method(channel: link.id, .ack(deliveryTag: 1, multiple: false)))
         _ = driver.receive(.method(channel: link.id, .ack(deliveryTag: 2, multiple: false)))

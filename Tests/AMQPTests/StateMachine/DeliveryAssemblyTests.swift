@@ -9,7 +9,7 @@ struct DeliveryAssemblyTests {
         var driver = StateMachineDriver()
         let link = try driver.openChannel()
         let stream = try driver.consume(tag: "c1", on: link)
-        var properties = BasicProperties()
+        var properties = MessageProperties()
         properties.contentType = "application/json"
         properties.headers = ["x-attempts": .int32(2)]
         _ = driver.receive(
@@ -96,7 +96,7 @@ struct DeliveryAssemblyTests {
             #expect(driver.receive(.method(channel: channel, .cancel(consumerTag: "c1", noWait: false))).isEmpty)
         }
         // Content with no message before it, on the open channel.
-        #expect(driver.receive(.header(channel: link.id, properties: BasicProperties(), bodySize: 2)).isEmpty)
+        #expect(driver.receive(.header(channel: link.id, properties: MessageProperties(), bodySize: 2)).isEmpty)
         #expect(driver.receiveBody([1, 2], on: link.id).isEmpty)
         #expect(driver.handOverDeliveries().isEmpty)
 

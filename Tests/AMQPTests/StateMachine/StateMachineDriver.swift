@@ -62,7 +62,7 @@ struct StateMachineDriver {
     mutating func publish(on link: ChannelLink, mandatory: Bool = false) -> (PublishConfirmation, [ConnectionAction]) {
         let confirmation = PublishConfirmation(
             request: OutgoingPublish(
-                channel: link, exchange: "", routingKey: "q", mandatory: mandatory, properties: BasicProperties(),
+                channel: link, exchange: "", routingKey: "q", mandatory: mandatory, properties: MessageProperties(),
                 body: [1]))
         return (confirmation, execute(.publish(confirmation)))
     }
@@ -85,7 +85,7 @@ struct StateMachineDriver {
                 channel: channel,
                 .deliver(
                     AMQPDelivery(body: [], exchange: "", routingKey: "q", deliveryTag: deliveryTag, consumerTag: consumerTag))))
-            + receive(.header(channel: channel, properties: BasicProperties(), bodySize: UInt64(bodySize)))
+            + receive(.header(channel: channel, properties: MessageProperties(), bodySize: UInt64(bodySize)))
     }
 
     /// The method, content header and body frames of one message to a consumer.

@@ -72,7 +72,7 @@ public enum IntakeExercise {
         let problem = limits.problem(letter)
         precondition(problem == nil || delivery.body.count > 256 * 1024, "an unpublishable dead letter: \(problem ?? "")")
         precondition(letter.routingKey.utf8.count <= 255, "a dead letter's routing key over 255 bytes")
-        let headers = MessageProperties(letter.properties).jsonHeaders
+        let headers = letter.properties.jsonHeaders
         let info: DeadLetterInfo
         do {
             info = try DeadLetterInfo(headers: headers)

@@ -19,7 +19,7 @@ public struct IntakeInput: Sendable {
         var reader = Reader(bytes: bytes[...])
         let flags = reader.byte()
         let timestamp = reader.uint64()
-        var properties = BasicProperties()
+        var properties = MessageProperties()
         let strings = (0..<6).map { _ in reader.shortString() }
         func present(_ bit: Int, _ value: String) -> String? { flags & (1 << bit) != 0 ? value : nil }
         properties.contentType = present(0, strings[0])
@@ -60,7 +60,7 @@ public struct IntakeInput: Sendable {
 
     /// The bytes of a recorded delivery, for seeds: its properties, headers, routing key and body.
     public static func bytes(_ line: FixtureLine) -> [UInt8] {
-        let properties = BasicProperties(line.properties)
+        let properties = line.properties
         return bytes(
             contentType: properties.contentType, contentEncoding: properties.contentEncoding,
             messageID: properties.messageID, timestamp: properties.timestamp, routingKey: line.routingKey,
@@ -73,7 +73,7 @@ public struct IntakeInput: Sendable {
     public static func binaryModeBytes(_ line: FixtureLine) -> [UInt8]? {
         guard let event = try? EventCodec.decode([String: JSONValue].self, from: line.bodyBytes), let data = event["data"]
         else { return nil }
-        var properties = BasicProperties(line.properties)
+        var properties = line.properties
         let attributes = event.filter { $0.key != "data" && $0.key != "datacontenttype" }
             .map { (BinaryModeHeaders.prefix + $0.key, FieldValue($0.value)) }
         properties.headers = FieldTable(properties.headers.map { ($0.key, $0.value) } + attributes)

@@ -19,7 +19,7 @@ enum CrowdedState {
                     for n in start..<start + 100 {
                         let output = OutboundMessage(
                             exchange: "old", routingKey: "old", body: Array(repeating: 0x6F, count: 1_000),
-                            properties: MessageProperties(messageId: "old-\(n)"))
+                            properties: MessageProperties(messageID: "old-\(n)"))
                         let entry = InboxEntry(source: "/tests", eventID: "old-\(n)", requestIdentifier: "old", outputs: [output], processedAt: dayAgo)
                         _ = try await filler.commit(StateCommit(inboxEntry: entry, notification: nil))
                     }

@@ -14,7 +14,7 @@ struct HostilePropertiesMessage: Sendable {
 
     var name: String
     var body: [UInt8]
-    var properties: BasicProperties
+    var properties: MessageProperties
     var routingKey = "red-category"
     var expected: Expected
 }
@@ -38,7 +38,7 @@ enum HostilePropertiesCorpus {
     private static func timestamps() -> [HostilePropertiesMessage] {
         let extremes: [UInt64] = [0, (1 << 63) - 1, 1 << 63, .max]
         return extremes.map { seconds in
-            handled("timestamp-property-\(seconds)", BasicProperties(timestamp: seconds))
+            handled("timestamp-property-\(seconds)", MessageProperties(timestamp: seconds))
         } + [
             handled("timestamp-header-max", headers: ["when": .timestamp(.max), "then": .timestamp(1 << 63)]),
         ]
@@ -93,18 +93,18 @@ enum HostilePropertiesCorpus {
 
     private static func shortStrings() -> [HostilePropertiesMessage] {
         let nul255 = String(repeating: "a\u{0}", count: 127) + "z"
-        var messageID = BasicProperties(messageID: nul255)
+        var messageID = MessageProperties(messageID: nul255)
         messageID.contentType = EventContentType.cloudEvents
         let key255 = String(repeating: "k\u{0}", count: 127) + "k"
         return [
             handled("message-id-255-with-nul", messageID),
-            handled("correlation-id-type-app-id-reply-to-255", BasicProperties(
-                contentType: EventContentType.cloudEvents, correlationID: nul255, replyTo: nul255, type: nul255, appID: nul255)),
+            handled("correlation-id-type-app-id-reply-to-255", MessageProperties(
+                contentType: EventContentType.cloudEvents, correlationID: nul255, type: nul255, appID: nul255, replyTo: nul255)),
             handled("header-name-255-with-nul", headers: [key255: "v"]),
-            deadLettered("content-type-255-with-nul", BasicProperties(contentType: nul255), .unsupportedContentType),
-            deadLettered("content-encoding-255", BasicProperties(contentType: EventContentType.cloudEvents, contentEncoding: nul255),
+            deadLettered("content-type-255-with-nul", MessageProperties(contentType: nul255), .unsupportedContentType),
+            deadLettered("content-encoding-255", MessageProperties(contentType: EventContentType.cloudEvents, contentEncoding: nul255),
                          .unsupportedContentType),
-            handled("routing-key-255", BasicProperties(contentType: EventContentType.cloudEvents), routingKey: String(repeating: "r", count: 255)),
+            handled("routing-key-255", MessageProperties(contentType: EventContentType.cloudEvents), routingKey: String(repeating: "r", count: 255)),
         ]
     }
 
@@ -152,15 +152,15 @@ enum HostilePropertiesCorpus {
         return [
             HostilePropertiesMessage(
                 name: "detail-quoting-100-kib", body: longType,
-                properties: BasicProperties(contentType: EventContentType.cloudEvents), expected: .deadLettered(.unknownType)),
+                properties: MessageProperties(contentType: EventContentType.cloudEvents), expected: .deadLettered(.unknownType)),
             HostilePropertiesMessage(
                 name: "body-over-the-limit-with-hostile-headers",
                 body: Array(repeating: UInt8(ascii: " "), count: 300 * 1024) + EventCodec.encode(event("body-over-the-limit")),
-                properties: BasicProperties(contentType: EventContentType.cloudEvents, headers: ["x-value": .decimal(scale: 255, value: 1)]),
+                properties: MessageProperties(contentType: EventContentType.cloudEvents, headers: ["x-value": .decimal(scale: 255, value: 1)]),
                 expected: .deadLettered(.bodyTooLarge)),
             HostilePropertiesMessage(
                 name: "body-4-mib", body: Array(repeating: 0x7B, count: 4 * 1024 * 1024),
-                properties: BasicProperties(timestamp: .max), expected: .deadLettered(.bodyTooLarge)),
+                properties: MessageProperties(timestamp: .max), expected: .deadLettered(.bodyTooLarge)),
         ]
     }
 
@@ -172,7 +172,7 @@ enum HostilePropertiesCorpus {
     }
 
     private static func handled(
-        _ name: String, _ properties: BasicProperties = BasicProperties(contentType: EventContentType.cloudEvents),
+        _ name: String, _ properties: MessageProperties = MessageProperties(contentType: EventContentType.cloudEvents),
         headers: FieldTable = [:], routingKey: String = "red-category"
     ) -> HostilePropertiesMessage {
         var properties = properties
@@ -184,7 +184,7 @@ enum HostilePropertiesCorpus {
 
     /// A broken body (its name in unclosed JSON), so the headers go through dead-lettering.
     private static func deadLettered(
-        _ name: String, _ properties: BasicProperties = BasicProperties(contentType: EventContentType.cloudEvents),
+        _ name: String, _ properties: MessageProperties = MessageProperties(contentType: EventContentType.cloudEvents),
         headers: FieldTable = [:], _ reason: DeadLetterReason
     ) -> HostilePropertiesMessage {
         var properties = properties

@@ -1,11 +1,13 @@
 import Foundation
 
-/// The properties of a message (the content header of basic.publish and basic.deliver).
+/// The properties a message carries besides its body (AMQP's basic properties, the content header of
+/// basic.publish and basic.deliver): one model from delivery to publish.
 ///
-/// A `nil` property is not sent; empty ``headers`` are not sent either. ``timestamp`` travels in whole seconds.
-/// The short-string properties carry at most 255 bytes of UTF-8 on the wire: a publish with a longer one is refused
-/// (``AMQPError/unpublishable(_:)``).
-public struct BasicProperties: Sendable, Hashable {
+/// The worker's pipeline reads and writes these, a fixture line and a stored output keep them, and the client turns
+/// them into librabbitmq's structs only at the socket. A `nil` property is not sent; empty ``headers`` are not sent
+/// either. ``timestamp`` travels in whole seconds. The short-string properties carry at most 255 bytes of UTF-8 on
+/// the wire: a publish with a longer one is refused (the client's `AMQPError.unpublishable`).
+public struct MessageProperties: Sendable, Hashable {
     /// Whether the broker writes a message to disk.
     public enum DeliveryMode: UInt8, Sendable, Hashable {
         /// Kept in memory where the queue allows it (delivery-mode 1).
@@ -46,17 +48,17 @@ public struct BasicProperties: Sendable, Hashable {
     public init(
         contentType: String? = nil,
         contentEncoding: String? = nil,
-        headers: FieldTable = [:],
-        deliveryMode: DeliveryMode? = nil,
-        priority: UInt8? = nil,
+        messageID: String? = nil,
         correlationID: String? = nil,
+        type: String? = nil,
+        appID: String? = nil,
+        timestamp: UInt64? = nil,
+        deliveryMode: DeliveryMode? = nil,
+        headers: FieldTable = [:],
+        priority: UInt8? = nil,
         replyTo: String? = nil,
         expiration: String? = nil,
-        messageID: String? = nil,
-        timestamp: UInt64? = nil,
-        type: String? = nil,
-        userID: String? = nil,
-        appID: String? = nil
+        userID: String? = nil
     ) {
         self.contentType = contentType
         self.contentEncoding = contentEncoding
@@ -74,11 +76,16 @@ public struct BasicProperties: Sendable, Hashable {
     }
 }
 
-extension BasicProperties {
+extension MessageProperties {
     /// ``timestamp`` as a `Date`; setting it keeps its whole seconds (0 for earlier than 1970).
     public var date: Date? {
         get { timestamp.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
-        set { timestamp = newValue.map { UInt64(clampingSeconds: $0) } }
+        set { timestamp = newValue.map(Self.timestamp(of:)) }
+    }
+
+    /// The ``timestamp`` of `date`: its whole seconds since 1970, 0 before 1970.
+    public static func timestamp(of date: Date) -> UInt64 {
+        UInt64(clampingSeconds: date)
     }
 }
 
