@@ -1,12 +1,12 @@
 import Foundation
 
 /// The properties a message carries besides its body (AMQP's basic properties, the content header of
-/// basic.publish and basic.deliver): one model from delivery to publish.
+/// basic.publish and basic.deliver): one model from delivery to publish, turned into librabbitmq's structs only at
+/// the socket.
 ///
-/// The worker's pipeline reads and writes these, a fixture line and a stored output keep them, and the client turns
-/// them into librabbitmq's structs only at the socket. A `nil` property is not sent; empty ``headers`` are not sent
-/// either. ``timestamp`` travels in whole seconds. The short-string properties carry at most 255 bytes of UTF-8 on
-/// the wire: a publish with a longer one is refused (the client's `AMQPError.unpublishable`).
+/// A `nil` property is not sent; empty ``headers`` are not sent either. ``timestamp`` travels in whole seconds. The
+/// short-string properties carry at most 255 bytes of UTF-8 on the wire: a publish with a longer one is refused
+/// (the client's `AMQPError.unpublishable`).
 public struct MessageProperties: Sendable, Hashable {
     /// Whether the broker writes a message to disk.
     public enum DeliveryMode: UInt8, Sendable, Hashable {

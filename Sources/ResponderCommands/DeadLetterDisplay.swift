@@ -10,7 +10,7 @@ import ResponderWorker
 enum DeadLetterDisplay {
     /// The fixture line of `message`, its body redacted.
     static func line(_ message: AMQPDelivery) -> String {
-        let inbound = InboundMessage(message)
+        let inbound = message.message
         var body = inbound.body
         if let json = try? EventCodec.decode(JSONValue.self, from: body) {
             body = EventCodec.encode(redacted(json))

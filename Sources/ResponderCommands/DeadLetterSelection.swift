@@ -49,7 +49,7 @@ struct DeadLetterSelection: ParsableArguments {
             if let until = window.until, at >= until { return false }
         }
         if requestIdentifier != nil || category != nil {
-            guard let event = try? ResponsePipeline.decodeEvent(InboundMessage(message)) else { return false }
+            guard let event = try? ResponsePipeline.decodeEvent(message.message) else { return false }
             let request = event.data.notification.request
             if let requestIdentifier, request.identifier != requestIdentifier { return false }
             if let category, request.content.categoryIdentifier != category { return false }

@@ -43,7 +43,7 @@ struct RecordCommand: AsyncParsableCommand {
         defer { stopper.cancel() }
         var recorded = 0
         for try await delivery in tap.deliveries {
-            try sink.write(EventCodec.encode(FixtureLine(InboundMessage(delivery))))
+            try sink.write(EventCodec.encode(FixtureLine(delivered: delivery.message)))
             try channel.ack(deliveryTag: delivery.deliveryTag)
             recorded += 1
             if let limit, recorded >= limit { break }

@@ -70,7 +70,7 @@ struct RedriveCommand: AsyncParsableCommand {
             var body = message.body
             if let replacement {
                 // The operator's file is checked as the worker will check it, with the message's properties.
-                var edited = InboundMessage(message)
+                var edited = message.message
                 edited.body = replacement
                 do throws(InputRejection) {
                     _ = try ResponsePipeline.decodeEvent(edited)

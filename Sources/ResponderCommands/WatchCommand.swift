@@ -42,7 +42,7 @@ struct WatchCommand: AsyncParsableCommand {
         defer { stopper.cancel() }
         var seen = 0
         for try await delivery in tap.deliveries {
-            FileHandle.standardOutput.write(Data((Self.line(for: InboundMessage(delivery)) + "\n").utf8))
+            FileHandle.standardOutput.write(Data((Self.line(for: delivery.message) + "\n").utf8))
             try channel.ack(deliveryTag: delivery.deliveryTag)
             seen += 1
             if let limit, seen >= limit { break }

@@ -24,7 +24,7 @@ extension BrokerSession {
         try acks.deadLetterThroughBroker(delivery.deliveryTag)
         if let tracing {
             tracing.finish(
-                tracing.startProcessing(InboundMessage(delivery)), outcome: .deadLettered, reason: .bodyTooLarge)
+                tracing.startProcessing(delivery.message), outcome: .deadLettered, reason: .bodyTooLarge)
         }
         logger.warning(
             "input body over the limit; dead-lettered by the broker without reading it",
@@ -54,7 +54,7 @@ extension BrokerSession {
             if case .completed = completion.outcome, plan.reason == nil { stampedWith = span }
             if plan.publicationCount > 0 { publishSpan = tracing.startPublishing(plan.publicationCount, of: span) }
         }
-        // The worker's edge: an output becomes AMQP's properties here, once, as it is published.
+        // The worker's edge: an output goes out as it is, stamped with the span that made it.
         var confirmations = try plan.outputs.map { output throws(AMQPError) in
             var properties = output.properties
             if let tracing, let stampedWith { tracing.stamp(&properties, with: stampedWith) }

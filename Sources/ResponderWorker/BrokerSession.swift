@@ -251,7 +251,7 @@ final class BrokerSession: Sendable {
                                         continue
                                     }
                                     metrics.inFlight.increment()
-                                    let message = InboundMessage(delivery)
+                                    let message = delivery.message
                                     let span = self.tracing?.startProcessing(message)
                                     submitting.append(
                                         (message, Received(delivery, from: input, span: span),

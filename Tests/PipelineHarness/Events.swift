@@ -60,10 +60,10 @@ public enum Events {
         headers: [String: JSONValue] = [:], redelivered: Bool = false
     ) -> InboundMessage {
         InboundMessage(
-            body: body,
+            exchange: "notifications.responses", routingKey: "photo-category", body: body,
             properties: MessageProperties(
                 contentType: contentType, contentEncoding: contentEncoding, messageID: "m", headers: FieldTable(json: headers)),
-            exchange: "notifications.responses", routingKey: "photo-category", redelivered: redelivered)
+            redelivered: redelivered)
     }
 
     /// The JSON object of `event` with `change` applied, as a body (keys sorted, so it is the same from run to run):

@@ -141,9 +141,9 @@ import Testing
     func aDeadLetterDropsEveryShortStringTheWireCannotCarry(property: ShortStringProperty) throws {
         for (long, kept) in [(256, 255), (300, 1)] {
             var delivery = input()
-            delivery.properties[shortString: property] = String(repeating: "x", count: long)
+            delivery.message.properties[shortString: property] = String(repeating: "x", count: long)
             let other = property == .appID ? ShortStringProperty.replyTo : .appID
-            delivery.properties[shortString: other] = String(repeating: "y", count: kept)
+            delivery.message.properties[shortString: other] = String(repeating: "y", count: kept)
             let letter = routing.deadLetter(delivery, reason: .malformedJSON, detail: "d", limits: limits, now: now)
             #expect(limits.problem(letter) == nil)
             #expect(letter.properties[shortString: property] == nil)

@@ -62,8 +62,8 @@ import Testing
     private func followUpMessage(in outcome: ResponseOutcome) throws -> InboundMessage {
         let output = try #require(outcome.outputs.first { $0.properties.type == "responder.follow-up.v1" })
         return InboundMessage(
-            body: output.body, properties: output.properties, exchange: "notifications.responses",
-            routingKey: output.routingKey)
+            exchange: "notifications.responses", routingKey: output.routingKey, body: output.body,
+            properties: output.properties)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -305,8 +305,8 @@ import Testing
         #expect(await pipeline.process(Events.message(Events.response(id: "r2"))).disposition == .noUpdate)
         for message in messages {
             let back = InboundMessage(
-                body: message.body, properties: message.properties, exchange: "notifications.responses",
-                routingKey: message.routingKey)
+                exchange: "notifications.responses", routingKey: message.routingKey, body: message.body,
+                properties: message.properties)
             #expect(await pipeline.process(back).disposition == .deferred, "still pending after the next change")
         }
     }

@@ -54,7 +54,7 @@ import Testing
             let properties = MessageProperties(timestamp: seconds)
             #expect(properties.timestamp == seconds)
             #expect(try MessageProperties(storedBytes: properties.storedBytes).timestamp == nil)
-            let line = FixtureLine(InboundMessage(body: [], properties: properties))
+            let line = FixtureLine(delivered: InboundMessage(body: [], properties: properties))
             #expect(try EventCodec.decodeFixtureLine(EventCodec.encode(line)).properties.timestamp == nil)
             #expect(JSONValue(FieldValue.timestamp(seconds)) == .number(Double(seconds)))
         }
@@ -82,7 +82,7 @@ import Testing
         }
         #expect(tiny.isFinite && tiny > 0)
         // What `responder record` writes: every header has a JSON form the contract encoder accepts.
-        let line = FixtureLine(InboundMessage(body: [], properties: MessageProperties(headers: headers)))
+        let line = FixtureLine(delivered: InboundMessage(body: [], properties: MessageProperties(headers: headers)))
         let decoded = try EventCodec.decodeFixtureLine(EventCodec.encode(line))
         #expect(decoded.properties.headers["inf"] == .string("Infinity"))
     }

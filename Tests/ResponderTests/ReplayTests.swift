@@ -35,7 +35,7 @@ import Testing
     }
 
     private func line(_ event: NotificationResponseEvent, redelivered: Bool = false) -> String {
-        String(decoding: EventCodec.encode(FixtureLine(Events.message(event, redelivered: redelivered))), as: UTF8.self)
+        String(decoding: EventCodec.encode(FixtureLine(delivered: Events.message(event, redelivered: redelivered))), as: UTF8.self)
     }
 
     private func replay(

@@ -185,7 +185,7 @@ import Testing
     @Test func replayStopsAtTheFirstLineThatMeetsAnUnavailableStore() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("fixture.jsonl")
-        let lines = ["not json", String(decoding: EventCodec.encode(FixtureLine(Events.message(Events.response(id: "e2")))), as: UTF8.self)]
+        let lines = ["not json", String(decoding: EventCodec.encode(FixtureLine(delivered: Events.message(Events.response(id: "e2")))), as: UTF8.self)]
         try Data(lines.joined(separator: "\n").utf8).write(to: url)
         let unavailable = StateStoreUnavailable(reason: "database or disk is full (SQLITE_FULL, extended code 13)")
         let pipeline = ResponsePipeline(registry: try Fixtures.registry(), store: FailingStore(unavailable), logger: .quiet)

@@ -77,8 +77,8 @@ import WorkerHarness
             for (name, value) in BinaryModeHeaders.headers(of: event) { properties.headers[name] = FieldValue(value) }
             properties.contentType = EventContentType.json
             let binary = InboundMessage(
-                body: EventCodec.encode(data), properties: properties, exchange: output.exchange,
-                routingKey: output.routingKey, redelivered: false)
+                exchange: output.exchange, routingKey: output.routingKey, body: EventCodec.encode(data),
+                properties: properties, redelivered: false)
             #expect(WatchCommand.line(for: binary) == structuredLine)
         }
     }
@@ -92,7 +92,7 @@ import WorkerHarness
         var properties = output.properties
         properties.headers["cloudEvents_traceparent"] = .string("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
         let structured = InboundMessage(
-            body: output.bodyBytes, properties: properties, exchange: output.exchange, routingKey: output.routingKey,
+            exchange: output.exchange, routingKey: output.routingKey, body: output.bodyBytes, properties: properties,
             redelivered: false)
         #expect(WatchCommand.line(for: structured) == structuredLine)
 
@@ -103,8 +103,8 @@ import WorkerHarness
         }
         properties.contentType = EventContentType.json
         let binary = InboundMessage(
-            body: EventCodec.encode(event.data), properties: properties, exchange: output.exchange,
-            routingKey: output.routingKey, redelivered: false)
+            exchange: output.exchange, routingKey: output.routingKey, body: EventCodec.encode(event.data),
+            properties: properties, redelivered: false)
         #expect(WatchCommand.line(for: binary) == structuredLine)
     }
 
@@ -119,8 +119,8 @@ import WorkerHarness
         var properties = input.properties
         for (name, value) in info.headers { properties.headers[name] = FieldValue(value) }
         let deadLetter = InboundMessage(
-            body: input.bodyBytes, properties: properties, exchange: "responder.dead-letter",
-            routingKey: input.routingKey, redelivered: false)
+            exchange: "responder.dead-letter", routingKey: input.routingKey, body: input.bodyBytes,
+            properties: properties, redelivered: false)
         let line = WatchCommand.line(for: deadLetter)
         #expect(
             line == "\(input.properties.messageID ?? "")  ✗  dead-lettered (handler-failed) after 4 attempts: "

@@ -29,13 +29,13 @@ extension ConnectionStateMachine {
             receive(method, on: channel, into: &actions)
         case .header(let id, let properties, let bodySize):
             guard let channel = self.channel(number: id), var message = channel.incoming.take() else { return }
-            message.delivery.properties = properties
+            message.delivery.message.properties = properties
             message.delivery.bodySize = bodySize
             if let limit = maxBodySize, bodySize > UInt64(max(0, limit)) {
                 // Read and discarded, never buffered: the delivery says how large the body was.
                 message.delivery.isBodyDropped = true
             } else {
-                message.delivery.body.reserveCapacity(Int(clamping: bodySize))
+                message.delivery.message.body.reserveCapacity(Int(clamping: bodySize))
             }
             message.remaining = bodySize
             receive(message, on: channel, into: &actions)
@@ -45,7 +45,7 @@ extension ConnectionStateMachine {
             // the body limit. Body frames beyond it find no message and are dropped.
             let taken = Int(clamping: min(UInt64(fragment.count), message.remaining))
             if taken > 0, !message.delivery.isBodyDropped {
-                message.delivery.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: fragment[..<taken]))
+                message.delivery.message.body.append(contentsOf: UnsafeRawBufferPointer(rebasing: fragment[..<taken]))
             }
             message.remaining -= UInt64(taken)
             receive(message, on: channel, into: &actions)

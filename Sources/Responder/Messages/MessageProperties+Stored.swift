@@ -2,28 +2,13 @@ import Messaging
 import NotificationEvents
 
 extension MessageProperties {
-    /// The W3C Trace Context headers (`traceparent`, `tracestate`) of `headers` that are valid, as outputs carry
-    /// them; empty when `traceparent` is missing or invalid. A tracer continues the producer's trace from these only.
-    public var validTraceHeaders: [String: String] {
-        var valid: [String: String] = [:]
-        for (name, value) in TraceContext.propagated(from: headers) {
-            if case .string(let text) = value { valid[name] = text }
-        }
-        return valid
-    }
+    /// The bytes the state stores keep an output's properties in: JSON with the members the contract names
+    /// (`messageId`, `appId`, ...), nil ones left out, headers always written; what a store of your own keeps too.
+    /// Outputs carry no other property.
+    public var storedBytes: [UInt8] { EventCodec.encode(StoredProperties(self)) }
 
-    /// How the message carries its event, as the CloudEvents AMQP binding tells the modes apart.
-    var contentMode: EventContentMode {
-        EventContentMode.of(contentType: contentType) { headers.contains(named: $0) }
-    }
-}
-
-extension MessageProperties {
-    /// The bytes the state stores keep an output's properties in (`StoredProperties`).
-    package var storedBytes: [UInt8] { EventCodec.encode(StoredProperties(self)) }
-
-    /// The properties of `bytes` a state store kept (`storedBytes`).
-    package init(storedBytes bytes: [UInt8]) throws {
+    /// The properties of `bytes` a state store kept (``storedBytes``).
+    public init(storedBytes bytes: [UInt8]) throws {
         self = try EventCodec.decodeStored(StoredProperties.self, from: bytes).properties
     }
 }

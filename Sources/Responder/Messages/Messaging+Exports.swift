@@ -1,3 +1,3 @@
-// A message's headers are a field table (`MessageProperties.headers`) from Messaging, a module of plain values;
-// whoever imports Responder gets them with it.
+// The pipeline's inputs and outputs are Messaging's `Message`, with its `MessageProperties` and field tables: plain
+// values without librabbitmq, which whoever imports Responder gets with it.
 @_exported import Messaging

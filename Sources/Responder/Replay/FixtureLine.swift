@@ -6,7 +6,8 @@ import NotificationEvents
 /// `bodyBase64`.
 ///
 /// The replay format, so it lives with replay: the contract module holds the events a consumer reads, not the files
-/// a replay reads. Its properties are the pipeline's `MessageProperties`; the file leaves out `headers` when there
+/// a replay reads. Its properties are the members of `MessageProperties` the contract names (no `priority`,
+/// `replyTo`, `expiration` or `userID`, no timestamp past 2^63 - 1 seconds); the file leaves out `headers` when there
 /// are none, and reads an absent `headers` as none (FixtureLine+Properties.swift).
 public struct FixtureLine: Sendable, Hashable, Codable {
     /// The exchange the message was published to; empty for the default exchange.
@@ -15,7 +16,7 @@ public struct FixtureLine: Sendable, Hashable, Codable {
     public var routingKey: String
     /// Whether the broker had delivered the message before.
     public var redelivered: Bool?
-    /// The AMQP basic properties.
+    /// The message's properties, as far as the file records them.
     public var properties: MessageProperties
     /// The body, when it is JSON by the contract's rules; exactly one of `body` and `bodyBase64` is set.
     public var body: JSONValue? {

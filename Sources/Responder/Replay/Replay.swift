@@ -50,7 +50,7 @@ public struct Replay: Sendable {
                 let outcome = line.rejection ?? handled.next()!
                 if let problem = try summary.count(line.action, outcome, line: line.number) { onProblem(problem) }
                 for output in outcome.outputs {
-                    try onOutput(EventCodec.encode(FixtureLine(output)))
+                    try onOutput(EventCodec.encode(FixtureLine(published: output)))
                 }
                 onProgress(summary)
             }

@@ -25,9 +25,9 @@ public enum IntakeExercise {
     /// Runs the delivery `bytes` describe (``IntakeInput``) through the intake; traps when a promise breaks.
     public static func run(_ bytes: [UInt8]) {
         let delivery = IntakeInput(bytes).delivery
-        let message = InboundMessage(delivery)
+        let message = delivery.message
         // `record` writes every delivery as a fixture line: each header must have a JSON form.
-        let line = EventCodec.encode(FixtureLine(message))
+        let line = EventCodec.encode(FixtureLine(delivered: message))
         precondition((try? EventCodec.decodeFixtureLine(line)) != nil, "a recorded line does not read back")
         expectDirectReadingAgrees(message)
 

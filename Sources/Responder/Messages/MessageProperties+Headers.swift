@@ -26,6 +26,23 @@ extension MessageProperties {
     }
 }
 
+extension MessageProperties {
+    /// The W3C Trace Context headers (`traceparent`, `tracestate`) of `headers` that are valid, as outputs carry
+    /// them; empty when `traceparent` is missing or invalid. A tracer continues the producer's trace from these only.
+    public var validTraceHeaders: [String: String] {
+        var valid: [String: String] = [:]
+        for (name, value) in TraceContext.propagated(from: headers) {
+            if case .string(let text) = value { valid[name] = text }
+        }
+        return valid
+    }
+
+    /// How the message carries its event, as the CloudEvents AMQP binding tells the modes apart.
+    var contentMode: EventContentMode {
+        EventContentMode.of(contentType: contentType) { headers.contains(named: $0) }
+    }
+}
+
 extension FieldTable {
     /// A table of JSON values, sorted by key: the field-table form of JSON headers (a fixture line's, a stored
     /// output's) and of JSON objects. An empty object makes an empty table at once: most outputs carry no headers,
