@@ -17,7 +17,9 @@ public struct Message: Sendable, Hashable {
     /// consumer); false for a message to publish.
     public var redelivered: Bool
 
-    /// A message to `exchange` with `routingKey`.
+    /// A message to `exchange` with `routingKey`. Inlinable, so that a caller's values move into the message instead
+    /// of being copied by a call into this module.
+    @inlinable
     public init(
         exchange: String = "", routingKey: String = "", body: [UInt8],
         properties: MessageProperties = MessageProperties(), redelivered: Bool = false

@@ -44,7 +44,9 @@ public struct MessageProperties: Sendable, Hashable {
     /// The publishing application.
     public var appID: String?
 
-    /// Properties with the given values; everything left out is not sent.
+    /// Properties with the given values; everything left out is not sent. Inlinable, so that a caller's values move
+    /// into the properties instead of being copied by a call into this module.
+    @inlinable
     public init(
         contentType: String? = nil,
         contentEncoding: String? = nil,
