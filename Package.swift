@@ -209,7 +209,7 @@ let package = Package(
                 "AMQP", "Responder", "NotificationEvents", .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: fuzzing),
-        // The intake without a broker: message mapping, failure routing, dead-letter origin and policies, the
+        // The intake without a broker: failure routing, dead-letter origin and policies, the
         // topology's plan, and the fuzzer's regression inputs. It links neither the worker nor its HTTP stack.
         .testTarget(
             name: "ResponderIntakeTests",

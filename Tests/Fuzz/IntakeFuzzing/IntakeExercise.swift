@@ -6,8 +6,8 @@ import RedGreenExample
 import Responder
 import ResponderIntake
 
-/// What the worker does to a delivery before and after its handlers, without a broker: mapping to the pipeline's
-/// message, admission and decoding, the failure routing that builds retries and dead letters, what `record`
+/// What the worker does to a delivery before and after its handlers, without a broker: its message as the pipeline
+/// reads it, admission and decoding, the failure routing that builds retries and dead letters, what `record`
 /// writes and what `redrive` reads back. Anything that traps here would stop `responder run`; the checks after
 /// each step are the promises hostile input must not break.
 public enum IntakeExercise {

@@ -46,7 +46,7 @@ enum HostilePropertiesCorpus {
 
     private static func fieldTypes() -> [HostilePropertiesMessage] {
         // NaN and infinities are not here: RabbitMQ 3.10 cannot parse them and closes the publisher's connection
-        // (541 INTERNAL_ERROR), so they never reach a consumer. MessageMappingTests and the fuzzer cover them.
+        // (541 INTERNAL_ERROR), so they never reach a consumer. MessagePropertiesJSONTests and the fuzzer cover them.
         let values: [(String, FieldValue)] = [
             ("double-max", .double(.greatestFiniteMagnitude)), ("float-min", .float(-.greatestFiniteMagnitude)),
             ("double-subnormal", .double(.leastNonzeroMagnitude)), ("double-negative-zero", .double(-0.0)),
